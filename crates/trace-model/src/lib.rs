@@ -1,0 +1,214 @@
+//! The TorchLens trace data model and its versioned JSON format (`tl-trace`, version 1).
+//!
+//! A [`Trace`] records one run of a model: every operation pass, input, output and buffer
+//! version ([`OpRecord`]), the module tree and its calls, parameters, branches, timings,
+//! the backward pass and edits. A [`Bundle`] holds several named traces of one model with
+//! the per-operation differences a diff drawing needs.
+//!
+//! Loading always validates: JSON syntax, field types (errors name the JSON path of the bad
+//! field), format and version, every cross-reference, the absence of cycles in the forward
+//! graph, and the summary counts. Saving writes canonical pretty JSON atomically, so
+//! `load` then `save` reproduces a canonical file byte for byte.
+//!
+//! This crate holds no drawing code; it is the bottom of the pipeline
+//! `trace-model -> collapse -> style -> dot-emit -> layout -> render`.
+
+mod error;
+mod records;
+mod validate;
+
+use std::io::Write;
+use std::path::Path;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+pub use error::TraceError;
+pub use records::*;
+
+/// The first fields of every file, read before the full parse so that a file of another
+/// format or version gets a precise error instead of a confusing field error.
+#[derive(Deserialize)]
+struct Envelope {
+    format: Option<serde_json::Value>,
+    version: Option<serde_json::Value>,
+}
+
+fn syntax_error(error: serde_json::Error) -> TraceError {
+    if error.is_eof() {
+        TraceError::Truncated {
+            line: error.line(),
+            column: error.column(),
+        }
+    } else {
+        let detail = error.to_string();
+        // serde_json appends " at line L column C"; the message states them separately.
+        let detail = detail
+            .split(" at line ")
+            .next()
+            .unwrap_or(&detail)
+            .to_owned();
+        TraceError::Malformed {
+            line: error.line(),
+            column: error.column(),
+            detail,
+        }
+    }
+}
+
+fn check_envelope(text: &str, expected: &'static str) -> Result<(), TraceError> {
+    let envelope: Envelope = serde_json::from_str(text).map_err(|error| {
+        if error.is_data() {
+            // Valid JSON but not an object: report it as the format being absent.
+            TraceError::FormatUnknown {
+                found: "missing (the file is not a JSON object)".to_owned(),
+                expected,
+            }
+        } else {
+            syntax_error(error)
+        }
+    })?;
+    match &envelope.format {
+        Some(serde_json::Value::String(format)) if format == expected => {}
+        Some(other) => {
+            return Err(TraceError::FormatUnknown {
+                found: other.to_string(),
+                expected,
+            })
+        }
+        None => {
+            return Err(TraceError::FormatUnknown {
+                found: "missing".to_owned(),
+                expected,
+            })
+        }
+    }
+    match &envelope.version {
+        Some(version) if version.as_u64() == Some(u64::from(FORMAT_VERSION)) => Ok(()),
+        Some(other) => Err(TraceError::VersionUnsupported {
+            found: other.to_string(),
+            supported: FORMAT_VERSION,
+        }),
+        None => Err(TraceError::VersionUnsupported {
+            found: "missing".to_owned(),
+            supported: FORMAT_VERSION,
+        }),
+    }
+}
+
+fn parse_typed<T: DeserializeOwned>(text: &str, expected: &'static str) -> Result<T, TraceError> {
+    check_envelope(text, expected)?;
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
+        let path = error.path().to_string();
+        let inner = error.into_inner();
+        if inner.is_syntax() || inner.is_eof() {
+            syntax_error(inner)
+        } else {
+            let detail = inner.to_string();
+            let detail = detail.split(" at line ").next().unwrap_or(&detail).to_owned();
+            TraceError::FieldInvalid { path, detail }
+        }
+    })
+}
+
+fn read_text(path: &Path) -> Result<String, TraceError> {
+    std::fs::read_to_string(path).map_err(|source| TraceError::Read {
+        path: path.to_owned(),
+        source,
+    })
+}
+
+fn to_canonical_json<T: Serialize>(value: &T) -> String {
+    // Serialising plain data structs to a String cannot fail: every map key is a string.
+    let mut text = serde_json::to_string_pretty(value).expect("records serialise to JSON");
+    text.push('\n');
+    text
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder and a rename, so a
+/// failure never leaves a half-written file. Parent folders are created.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TraceError> {
+    let write_error = |source| TraceError::Write {
+        path: path.to_owned(),
+        source,
+    };
+    let folder = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    std::fs::create_dir_all(folder).map_err(write_error)?;
+    let mut temp = tempfile::NamedTempFile::new_in(folder).map_err(write_error)?;
+    temp.write_all(bytes).map_err(write_error)?;
+    temp.as_file().sync_all().map_err(write_error)?;
+    temp.persist(path).map_err(|error| write_error(error.error))?;
+    Ok(())
+}
+
+impl Trace {
+    /// Parses and validates a trace from JSON text.
+    pub fn from_json(text: &str) -> Result<Trace, TraceError> {
+        let trace: Trace = parse_typed(text, TRACE_FORMAT)?;
+        trace.validate()?;
+        Ok(trace)
+    }
+
+    /// Reads, parses and validates a trace file.
+    pub fn load(path: impl AsRef<Path>) -> Result<Trace, TraceError> {
+        Trace::from_json(&read_text(path.as_ref())?)
+    }
+
+    /// Checks every cross-reference, acyclicity and the summary counts.
+    pub fn validate(&self) -> Result<(), TraceError> {
+        validate::validate_trace(self, "")
+    }
+
+    /// The canonical JSON text of the trace (pretty, two-space indent, final newline).
+    pub fn to_json(&self) -> String {
+        to_canonical_json(self)
+    }
+
+    /// Writes the canonical JSON atomically.
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<(), TraceError> {
+        write_atomically(path.as_ref(), self.to_json().as_bytes())
+    }
+
+    /// The op with this pass-qualified label.
+    pub fn op(&self, label: &str) -> Option<&OpRecord> {
+        self.ops.iter().find(|op| op.label == label)
+    }
+
+    /// The module with this address.
+    pub fn module(&self, address: &str) -> Option<&ModuleRecord> {
+        self.modules.iter().find(|m| m.address == address)
+    }
+}
+
+impl Bundle {
+    /// Parses and validates a bundle from JSON text.
+    pub fn from_json(text: &str) -> Result<Bundle, TraceError> {
+        let bundle: Bundle = parse_typed(text, BUNDLE_FORMAT)?;
+        bundle.validate()?;
+        Ok(bundle)
+    }
+
+    /// Reads, parses and validates a bundle file.
+    pub fn load(path: impl AsRef<Path>) -> Result<Bundle, TraceError> {
+        Bundle::from_json(&read_text(path.as_ref())?)
+    }
+
+    /// Validates the bundle and every member trace.
+    pub fn validate(&self) -> Result<(), TraceError> {
+        validate::validate_bundle(self)
+    }
+
+    /// The canonical JSON text of the bundle.
+    pub fn to_json(&self) -> String {
+        to_canonical_json(self)
+    }
+
+    /// Writes the canonical JSON atomically.
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<(), TraceError> {
+        write_atomically(path.as_ref(), self.to_json().as_bytes())
+    }
+}

@@ -1,0 +1,386 @@
+//! Cross-record validation: references resolve, the forward graph is acyclic, counts agree.
+//!
+//! Serde already checked types and required fields; this module checks what a type system
+//! cannot. Every error carries the JSON path of the offending field, prefixed with `prefix`
+//! so that bundle members report `members[1].trace.ops[4].parents[0]`.
+
+use std::collections::{HashMap, HashSet};
+
+use petgraph::graph::DiGraph;
+
+use crate::error::TraceError;
+use crate::records::{Bundle, OpKind, Trace};
+
+type Result<T> = std::result::Result<T, TraceError>;
+
+/// Builds a `name -> index` map, refusing repeats.
+fn unique_index<'a>(
+    names: impl Iterator<Item = &'a str>,
+    path_of: impl Fn(usize) -> String,
+    what: &'static str,
+) -> Result<HashMap<&'a str, usize>> {
+    let mut index = HashMap::new();
+    for (position, name) in names.enumerate() {
+        if index.insert(name, position).is_some() {
+            return Err(TraceError::DuplicateLabel {
+                path: path_of(position),
+                what,
+                name: name.to_owned(),
+            });
+        }
+    }
+    Ok(index)
+}
+
+fn require<T>(
+    index: &HashMap<&str, T>,
+    name: &str,
+    path: impl FnOnce() -> String,
+    what: &'static str,
+) -> Result<()> {
+    if index.contains_key(name) {
+        Ok(())
+    } else {
+        Err(TraceError::DanglingReference {
+            path: path(),
+            what,
+            name: name.to_owned(),
+        })
+    }
+}
+
+fn check_count(path: String, recorded: u64, computed: u64) -> Result<()> {
+    if recorded == computed {
+        Ok(())
+    } else {
+        Err(TraceError::CountMismatch {
+            path,
+            recorded,
+            computed,
+        })
+    }
+}
+
+/// Validates one trace; `prefix` is prepended to every JSON path.
+pub(crate) fn validate_trace(trace: &Trace, prefix: &str) -> Result<()> {
+    let ops = unique_index(
+        trace.ops.iter().map(|op| op.label.as_str()),
+        |i| format!("{prefix}ops[{i}].label"),
+        "op label",
+    )?;
+    let modules = unique_index(
+        trace.modules.iter().map(|m| m.address.as_str()),
+        |i| format!("{prefix}modules[{i}].address"),
+        "module address",
+    )?;
+    let calls = unique_index(
+        trace.module_calls.iter().map(|c| c.label.as_str()),
+        |i| format!("{prefix}module_calls[{i}].label"),
+        "module call label",
+    )?;
+    let params = unique_index(
+        trace.params.iter().map(|p| p.address.as_str()),
+        |i| format!("{prefix}params[{i}].address"),
+        "parameter address",
+    )?;
+    let conditionals: HashMap<u32, ()> = trace.conditionals.iter().map(|c| (c.id, ())).collect();
+
+    validate_modules(trace, prefix, &modules, &calls, &ops)?;
+    validate_ops(trace, prefix, &ops, &calls, &params, &conditionals)?;
+    validate_acyclic(trace, prefix, &ops)?;
+    validate_counts(trace, prefix)?;
+    validate_backward(trace, prefix, &params)?;
+    if let Some(edits) = &trace.edits {
+        for (e, edit) in edits.edits.iter().enumerate() {
+            for (s, site) in edit.sites.iter().enumerate() {
+                require(&ops, site, || format!("{prefix}edits.edits[{e}].sites[{s}]"), "op")?;
+            }
+        }
+    }
+    for (e, edge) in trace.conditional_branch_edges.iter().enumerate() {
+        require(&ops, &edge.parent, || format!("{prefix}conditional_branch_edges[{e}].parent"), "op")?;
+        require(&ops, &edge.child, || format!("{prefix}conditional_branch_edges[{e}].child"), "op")?;
+    }
+    Ok(())
+}
+
+fn validate_modules(
+    trace: &Trace,
+    prefix: &str,
+    modules: &HashMap<&str, usize>,
+    calls: &HashMap<&str, usize>,
+    ops: &HashMap<&str, usize>,
+) -> Result<()> {
+    let roots: Vec<usize> = (0..trace.modules.len())
+        .filter(|&i| trace.modules[i].parent.is_none())
+        .collect();
+    if roots.len() != 1 {
+        return Err(TraceError::Inconsistent {
+            path: format!("{prefix}modules"),
+            detail: format!(
+                "exactly one module (the root model) must have no parent, found {}",
+                roots.len()
+            ),
+        });
+    }
+    for (m, module) in trace.modules.iter().enumerate() {
+        if let Some(parent) = &module.parent {
+            require(modules, parent, || format!("{prefix}modules[{m}].parent"), "module")?;
+        }
+        for (c, child) in module.children.iter().enumerate() {
+            require(modules, child, || format!("{prefix}modules[{m}].children[{c}]"), "module")?;
+        }
+        if module.num_params_trainable + module.num_params_frozen != module.num_params {
+            return Err(TraceError::CountMismatch {
+                path: format!("{prefix}modules[{m}].num_params"),
+                recorded: module.num_params,
+                computed: module.num_params_trainable + module.num_params_frozen,
+            });
+        }
+    }
+    for (c, call) in trace.module_calls.iter().enumerate() {
+        require(modules, &call.address, || format!("{prefix}module_calls[{c}].address"), "module")?;
+        if let Some(parent) = &call.parent_call {
+            require(calls, parent, || format!("{prefix}module_calls[{c}].parent_call"), "module call")?;
+        }
+        for (o, op) in call.ops.iter().enumerate() {
+            require(ops, op, || format!("{prefix}module_calls[{c}].ops[{o}]"), "op")?;
+        }
+        for (o, op) in call.output_ops.iter().enumerate() {
+            require(ops, op, || format!("{prefix}module_calls[{c}].output_ops[{o}]"), "op")?;
+        }
+    }
+    for (p, param) in trace.params.iter().enumerate() {
+        require(modules, &param.module, || format!("{prefix}params[{p}].module"), "module")?;
+        let numel: u64 = param.shape.iter().product();
+        check_count(format!("{prefix}params[{p}].numel"), param.numel, numel)?;
+    }
+    Ok(())
+}
+
+fn validate_ops(
+    trace: &Trace,
+    prefix: &str,
+    ops: &HashMap<&str, usize>,
+    calls: &HashMap<&str, usize>,
+    params: &HashMap<&str, usize>,
+    conditionals: &HashMap<u32, ()>,
+) -> Result<()> {
+    for (i, op) in trace.ops.iter().enumerate() {
+        let here = |field: &str| format!("{prefix}ops[{i}].{field}");
+        if op.pass_index == 0 || op.pass_index > op.num_passes {
+            return Err(TraceError::Inconsistent {
+                path: here("pass_index"),
+                detail: format!(
+                    "op '{}' is pass {} of {} passes; passes count from 1",
+                    op.label, op.pass_index, op.num_passes
+                ),
+            });
+        }
+        if (op.kind == OpKind::Buffer) != op.buffer.is_some() {
+            return Err(TraceError::Inconsistent {
+                path: here("buffer"),
+                detail: format!(
+                    "op '{}' has kind {:?} but {} buffer record; buffer versions (and only they) carry one",
+                    op.label,
+                    op.kind,
+                    if op.buffer.is_some() { "a" } else { "no" }
+                ),
+            });
+        }
+        for (p, parent) in op.parents.iter().enumerate() {
+            require(ops, parent, || here(&format!("parents[{p}]")), "op")?;
+            if !trace.ops[ops[parent.as_str()]].children.contains(&op.label) {
+                return Err(TraceError::Inconsistent {
+                    path: here(&format!("parents[{p}]")),
+                    detail: format!(
+                        "'{}' lists parent '{parent}', but '{parent}' does not list it as a child",
+                        op.label
+                    ),
+                });
+            }
+        }
+        for (c, child) in op.children.iter().enumerate() {
+            require(ops, child, || here(&format!("children[{c}]")), "op")?;
+            if !trace.ops[ops[child.as_str()]].parents.contains(&op.label) {
+                return Err(TraceError::Inconsistent {
+                    path: here(&format!("children[{c}]")),
+                    detail: format!(
+                        "'{}' lists child '{child}', but '{child}' does not list it as a parent",
+                        op.label
+                    ),
+                });
+            }
+        }
+        for (s, slot) in op.arg_slots.iter().enumerate() {
+            let path = here(&format!("arg_slots[{s}]"));
+            if !op.parents.contains(&slot.parent) {
+                return Err(TraceError::Inconsistent {
+                    path,
+                    detail: format!("slot parent '{}' is not among the op's parents", slot.parent),
+                });
+            }
+            if slot.arg.is_some() == slot.kwarg.is_some() {
+                return Err(TraceError::Inconsistent {
+                    path,
+                    detail: "an argument slot needs exactly one of `arg` and `kwarg`".to_owned(),
+                });
+            }
+        }
+        for (m, call) in op.modules.iter().enumerate() {
+            require(calls, call, || here(&format!("modules[{m}]")), "module call")?;
+        }
+        for (m, call) in op.output_of_calls.iter().enumerate() {
+            require(calls, call, || here(&format!("output_of_calls[{m}]")), "module call")?;
+        }
+        for (p, param) in op.params.iter().enumerate() {
+            require(params, param, || here(&format!("params[{p}]")), "parameter")?;
+        }
+        for (a, entry) in op.arm_entries.iter().enumerate() {
+            if !op.children.contains(&entry.child) {
+                return Err(TraceError::Inconsistent {
+                    path: here(&format!("arm_entries[{a}].child")),
+                    detail: format!("branch arm child '{}' is not among the op's children", entry.child),
+                });
+            }
+            if let Some(id) = entry.conditional {
+                if !conditionals.contains_key(&id) {
+                    return Err(TraceError::DanglingReference {
+                        path: here(&format!("arm_entries[{a}].conditional")),
+                        what: "conditional",
+                        name: id.to_string(),
+                    });
+                }
+            }
+        }
+        if let Some(id) = op.condition.as_ref().and_then(|c| c.conditional) {
+            if !conditionals.contains_key(&id) {
+                return Err(TraceError::DanglingReference {
+                    path: here("condition.conditional"),
+                    what: "conditional",
+                    name: id.to_string(),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+fn validate_acyclic(trace: &Trace, prefix: &str, ops: &HashMap<&str, usize>) -> Result<()> {
+    let mut graph = DiGraph::<(), ()>::with_capacity(trace.ops.len(), trace.ops.len());
+    let nodes: Vec<_> = (0..trace.ops.len()).map(|_| graph.add_node(())).collect();
+    for (i, op) in trace.ops.iter().enumerate() {
+        for child in &op.children {
+            graph.add_edge(nodes[i], nodes[ops[child.as_str()]], ());
+        }
+    }
+    petgraph::algo::toposort(&graph, None)
+        .map(|_| ())
+        .map_err(|cycle| {
+            let i = cycle.node_id().index();
+            TraceError::Cycle {
+                path: format!("{prefix}ops[{i}]"),
+                label: trace.ops[i].label.clone(),
+            }
+        })
+}
+
+fn validate_counts(trace: &Trace, prefix: &str) -> Result<()> {
+    let summary = &trace.summary;
+    let path = |field: &str| format!("{prefix}summary.{field}");
+    check_count(path("num_tensors"), summary.num_tensors, trace.ops.len() as u64)?;
+    let num_ops = trace.ops.iter().filter(|op| op.kind == OpKind::Op).count() as u64;
+    check_count(path("num_ops"), summary.num_ops, num_ops)?;
+    let output_bytes = trace
+        .ops
+        .iter()
+        .filter(|op| op.kind != OpKind::Output)
+        .filter_map(|op| op.bytes)
+        .sum();
+    check_count(path("total_output_bytes"), summary.total_output_bytes, output_bytes)?;
+    let sum = |keep: fn(&crate::ParamRecord) -> bool, value: fn(&crate::ParamRecord) -> u64| -> u64 {
+        trace.params.iter().filter(|p| keep(p)).map(value).sum()
+    };
+    check_count(path("num_params"), summary.num_params, sum(|_| true, |p| p.numel))?;
+    check_count(
+        path("num_params_trainable"),
+        summary.num_params_trainable,
+        sum(|p| p.trainable, |p| p.numel),
+    )?;
+    check_count(
+        path("num_params_frozen"),
+        summary.num_params_frozen,
+        sum(|p| !p.trainable, |p| p.numel),
+    )?;
+    check_count(path("total_param_bytes"), summary.total_param_bytes, sum(|_| true, |p| p.bytes))
+}
+
+fn validate_backward(trace: &Trace, prefix: &str, params: &HashMap<&str, usize>) -> Result<()> {
+    let Some(backward) = &trace.backward else {
+        return Ok(());
+    };
+    let layers: HashSet<&str> = trace.ops.iter().map(|op| op.layer_label.as_str()).collect();
+    let grad_fns = unique_index(
+        backward.grad_fns.iter().map(|g| g.label.as_str()),
+        |i| format!("{prefix}backward.grad_fns[{i}].label"),
+        "grad_fn label",
+    )?;
+    for (g, grad_fn) in backward.grad_fns.iter().enumerate() {
+        let here = |field: &str| format!("{prefix}backward.grad_fns[{g}].{field}");
+        for (n, next) in grad_fn.next.iter().enumerate() {
+            require(&grad_fns, next, || here(&format!("next[{n}]")), "grad_fn")?;
+        }
+        if let Some(layer) = &grad_fn.forward_layer {
+            if !layers.contains(layer.as_str()) {
+                return Err(TraceError::DanglingReference {
+                    path: here("forward_layer"),
+                    what: "layer",
+                    name: layer.clone(),
+                });
+            }
+        }
+        if let Some(param) = &grad_fn.param {
+            require(params, param, || here("param"), "parameter")?;
+        }
+        for (c, call) in grad_fn.calls.iter().enumerate() {
+            if call.pass == 0 || call.pass > backward.num_passes {
+                return Err(TraceError::Inconsistent {
+                    path: here(&format!("calls[{c}].pass")),
+                    detail: format!(
+                        "backward pass {} is outside 1..={} (backward.num_passes)",
+                        call.pass, backward.num_passes
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Validates a bundle and each of its member traces.
+pub(crate) fn validate_bundle(bundle: &Bundle) -> Result<()> {
+    let members = unique_index(
+        bundle.members.iter().map(|m| m.name.as_str()),
+        |i| format!("members[{i}].name"),
+        "member name",
+    )?;
+    require(&members, &bundle.baseline, || "baseline".to_owned(), "bundle member")?;
+    for (m, member) in bundle.members.iter().enumerate() {
+        validate_trace(&member.trace, &format!("members[{m}].trace."))?;
+    }
+    for (d, table) in bundle.deltas.iter().enumerate() {
+        require(&members, &table.member, || format!("deltas[{d}].member"), "bundle member")?;
+        let trace = &bundle.members[members[table.member.as_str()]].trace;
+        let labels: HashSet<&str> = trace.ops.iter().map(|op| op.label.as_str()).collect();
+        for label in table.values.keys() {
+            if !labels.contains(label.as_str()) {
+                return Err(TraceError::DanglingReference {
+                    path: format!("deltas[{d}].values.{label}"),
+                    what: "op of that member",
+                    name: label.clone(),
+                });
+            }
+        }
+    }
+    Ok(())
+}

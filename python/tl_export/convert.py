@@ -1,0 +1,636 @@
+"""Convert a TorchLens 2.36.x ``Trace`` (and ``Bundle``) to the ``tl-trace`` v1 JSON format.
+
+The format is documented field by field in ``docs/trace-format.md``; the Rust crate
+``tl-trace-model`` is its reference reader. This module only reads public attributes of
+TorchLens records, except where noted (the AccumulateGrad -> parameter map).
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import math
+import os
+from typing import Any, Iterable, Mapping
+
+import torch
+
+FORMAT_VERSION = 1
+METRICS = ("relative_l2", "cosine", "pearson")
+
+
+# ---------------------------------------------------------------------------- helpers
+
+
+def _label(ref: str) -> str:
+    """TorchLens names single-pass layers without a pass; the format always qualifies."""
+    return ref if ":" in ref else f"{ref}:1"
+
+
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
+def _shape(shape: Any) -> list[int] | None:
+    if shape is None:
+        return None
+    return [int(d) for d in shape]
+
+
+def _dtype(dtype: Any) -> str | None:
+    if dtype is None:
+        return None
+    return str(dtype).replace("torch.", "")
+
+
+def _arg_value(value: Any) -> Any:
+    """Salient argument values as JSON scalars and lists."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
+    if isinstance(value, (torch.Size, tuple, list)):
+        return [_arg_value(v) for v in value]
+    if isinstance(value, torch.dtype):
+        return _dtype(value)
+    if isinstance(value, torch.Tensor):
+        return [int(d) for d in value.shape]
+    return str(value)
+
+
+def _relative_path(path: str | None, root: str | None) -> str | None:
+    if path is None:
+        return None
+    if root:
+        try:
+            rel = os.path.relpath(path, root)
+            if not rel.startswith(".."):
+                return rel.replace(os.sep, "/")
+        except ValueError:
+            pass
+    return os.path.basename(path)
+
+
+def _float_tensor(value: Any) -> torch.Tensor | None:
+    if not isinstance(value, torch.Tensor) or value.numel() == 0:
+        return None
+    if value.is_complex():
+        value = value.abs()
+    return value.detach().to(torch.float64).cpu()
+
+
+def _finiteness(value: torch.Tensor) -> str:
+    nan = bool(torch.isnan(value).any())
+    pos = bool(torch.isposinf(value).any())
+    neg = bool(torch.isneginf(value).any())
+    kinds = [k for k, flag in (("nan", nan), ("pos_inf", pos), ("neg_inf", neg)) if flag]
+    if not kinds:
+        return "finite"
+    return kinds[0] if len(kinds) == 1 else "mixed"
+
+
+def _grad_summary(shape: Any, grad: Any) -> dict[str, Any] | None:
+    if shape is None:
+        return None
+    summary: dict[str, Any] = {"shape": _shape(shape)}
+    values = _float_tensor(grad)
+    if values is not None:
+        norm = _finite(float(values.norm()))
+        max_abs = _finite(float(values.abs().max()))
+        if norm is not None:
+            summary["norm"] = norm
+        if max_abs is not None:
+            summary["max_abs"] = max_abs
+    return summary
+
+
+def _png_picture(image: Any, source: str) -> dict[str, Any] | None:
+    """A PIL image or a path to a picture, as a base64 PNG thumbnail (longest side 128 px)."""
+    from PIL import Image
+
+    if image is None:
+        return None
+    if isinstance(image, (str, os.PathLike)):
+        image = Image.open(image)
+    if not isinstance(image, Image.Image):
+        return None
+    image = image.convert("RGB")
+    image.thumbnail((128, 128))
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", optimize=True)
+    return {
+        "source": source,
+        "width": image.width,
+        "height": image.height,
+        "png_base64": base64.b64encode(buffer.getvalue()).decode("ascii"),
+    }
+
+
+def _latest_grad(op: Any) -> Any:
+    """The gradient of the most recent backward pass (``op.grad`` refuses when there are several)."""
+    passes = int(getattr(op.trace, "num_backward_passes", 0) or 0)
+    if passes <= 1:
+        return op.grad
+    for backward_pass in range(passes, 0, -1):
+        try:
+            return op.grad_for(bwd=backward_pass)
+        except KeyError:
+            continue
+    return None
+
+
+def _kind(op: Any) -> str:
+    if op.is_input:
+        return "input"
+    if op.is_output:
+        return "output"
+    if op.is_buffer:
+        return "buffer"
+    return "op"
+
+
+def _step_index(layer_label: str, kind: str) -> int:
+    """The step number in the label (2.36.1 rewrites ``step_index`` to an execution counter)."""
+    if kind in ("input", "output", "buffer"):
+        return 0
+    return int(layer_label.rsplit("_", 1)[1])
+
+
+# ---------------------------------------------------------------------------- ops
+
+
+def _arm_entries(op: Any) -> list[dict[str, Any]]:
+    entries = []
+    for conditional, arms in sorted((op.conditional_arm_children or {}).items()):
+        for arm_name, children in arms.items():
+            arm = arm_name
+            elif_index = None
+            if arm_name.startswith("elif"):
+                arm = "elif"
+                digits = "".join(ch for ch in arm_name if ch.isdigit())
+                elif_index = int(digits) if digits else None
+            for child in children:
+                entry: dict[str, Any] = {"child": _label(child), "arm": arm}
+                if elif_index is not None:
+                    entry["elif_index"] = elif_index
+                entry["conditional"] = int(conditional)
+                entries.append(entry)
+    return entries
+
+
+def _arg_slots(op: Any) -> list[dict[str, Any]]:
+    positions = op.parent_arg_positions or {}
+    slots = []
+    for position, parent in (positions.get("args") or {}).items():
+        path = list(position) if isinstance(position, tuple) else [position]
+        slots.append({"parent": _label(parent), "arg": [int(p) for p in path]})
+    for name, parent in (positions.get("kwargs") or {}).items():
+        slots.append({"parent": _label(parent), "kwarg": str(name)})
+    return slots
+
+
+def _call_sites(op: Any, root: str | None) -> list[dict[str, Any]]:
+    sites = []
+    for frame in (op.code_context or [])[:1]:
+        file = getattr(frame, "file", None)
+        line = getattr(frame, "line_number", None) or getattr(frame, "line", None)
+        if file is None or line is None:
+            continue
+        site: dict[str, Any] = {
+            "file": _relative_path(str(file), root),
+            "line": int(line),
+            "function": str(getattr(frame, "func_name", None) or getattr(frame, "function", "")),
+        }
+        qualname = getattr(frame, "func_qualname", None)
+        if qualname:
+            site["qualname"] = str(qualname)
+        sites.append(site)
+    return sites
+
+
+def _export_op(op: Any, clean: Any, source_root: str | None) -> dict[str, Any]:
+    kind = _kind(op)
+    record: dict[str, Any] = {
+        "label": op.label,
+        "layer_label": op.layer_label,
+        "kind": kind,
+        "layer_type": op.layer_type,
+        "func_name": str(op.func_name),
+        "type_index": int(op.type_index),
+        "step_index": _step_index(op.layer_label, kind),
+        "pass_index": int(op.pass_index),
+        "num_passes": int(op.num_passes),
+    }
+    out = op.out if isinstance(op.out, torch.Tensor) else None
+    if op.shape is not None:
+        record["shape"] = _shape(op.shape)
+    if op.dtype is not None:
+        record["dtype"] = _dtype(op.dtype)
+    if op.activation_memory is not None:
+        record["bytes"] = int(op.activation_memory)
+    if out is not None and out.dim() == 0:
+        if out.dtype == torch.bool:
+            record["value"] = bool(out.item())
+        elif not out.is_complex():
+            value = _finite(float(out.item()))
+            if value is not None:
+                record["value"] = value
+    if op.modules:
+        record["modules"] = list(op.modules)
+    if op.is_atomic_module:
+        record["is_atomic_module"] = True
+    if op.output_of_module_calls:
+        record["output_of_calls"] = list(op.output_of_module_calls)
+    params = [p.address for p in op.params]
+    if params:
+        record["params"] = params
+    args = {str(k): _arg_value(v) for k, v in (op.func_config or {}).items()}
+    if args:
+        record["args"] = args
+    parents = [_label(p) for p in op.parents]
+    if parents:
+        record["parents"] = parents
+    slots = _arg_slots(op)
+    if slots:
+        record["arg_slots"] = slots
+    # children are filled in by the caller (inverse of parents, in execution order)
+    record["children"] = []
+    record["has_input_ancestor"] = bool(op.has_input_ancestor)
+    if op.io_role:
+        record["io_role"] = str(op.io_role)
+    if kind == "buffer":
+        record["buffer"] = {"address": op.address, "version": int(op.buffer_pass or 1)}
+    if op.is_terminal_bool and op.bool_value is not None:
+        condition: dict[str, Any] = {
+            "kind": op.conditional_context_kind or "if_test",
+            "value": bool(op.bool_value),
+        }
+        if op.terminal_conditional_id is not None:
+            condition["conditional"] = int(op.terminal_conditional_id)
+        record["condition"] = condition
+    arms = _arm_entries(op)
+    if arms:
+        record["arm_entries"] = arms
+    if op.func_duration is not None and kind == "op":
+        record["duration_s"] = float(op.func_duration)
+    if op.flops_forward is not None:
+        record["flops"] = int(op.flops_forward)
+    sites = _call_sites(op, source_root)
+    if sites:
+        record["call_sites"] = sites
+    if op.num_autograd_tensors:
+        saved: dict[str, Any] = {"count": int(op.num_autograd_tensors)}
+        if op.autograd_memory is not None:
+            saved["bytes"] = int(op.autograd_memory)
+        record["saved_for_backward"] = saved
+    values = _float_tensor(out)
+    if values is not None:
+        magnitude = _finite(float(values.abs().mean()))
+        if magnitude is not None:
+            record["magnitude"] = magnitude
+        record["finiteness"] = _finiteness(values)
+    if op.has_grad:
+        grad_value = _latest_grad(op)
+        grad = _grad_summary(getattr(grad_value, "shape", None), grad_value)
+        if grad is not None:
+            record["grad"] = grad
+    user = (op.annotations or {}).get("user") if isinstance(op.annotations, Mapping) else None
+    picture = None
+    if isinstance(user, Mapping):
+        data = {str(k): _arg_value(v) for k, v in user.items() if k != "image"}
+        if data:
+            record["annotations"] = data
+        picture = _png_picture(user.get("image"), "annotation")
+    if picture is None and op.visualizer_path:
+        picture = _png_picture(op.visualizer_path, "visualizer")
+    if picture is not None:
+        record["picture"] = picture
+    fires = [
+        {"helper": str(f.helper_name or "user_hook"), **({"engine": str(f.engine)} if f.engine else {})}
+        for f in (op.interventions or [])
+    ]
+    if fires:
+        record["edits"] = fires
+    if clean is not None and values is not None:
+        try:
+            clean_values = _float_tensor(clean[op.label].out)
+        except (KeyError, ValueError, AttributeError):
+            clean_values = None
+        if clean_values is not None and clean_values.shape == values.shape:
+            change = _finite(float((values - clean_values).abs().max()))
+            if change is not None:
+                record["clean_max_abs_change"] = change
+    return record
+
+
+def _drop_empty_children(ops: list[dict[str, Any]]) -> None:
+    by_label = {op["label"]: op for op in ops}
+    for op in ops:
+        for parent in op.get("parents", []):
+            by_label[parent]["children"].append(op["label"])
+    for op in ops:
+        if not op["children"]:
+            del op["children"]
+
+
+# ---------------------------------------------------------------------------- modules, params
+
+
+def _export_params(trace: Any) -> list[dict[str, Any]]:
+    params = []
+    for p in trace.params:
+        params.append(
+            {
+                "address": p.address,
+                "name": p.name,
+                "module": p.module_address or "self",
+                "shape": _shape(p.shape),
+                "dtype": _dtype(p.dtype),
+                "trainable": bool(p.is_trainable),
+                "numel": int(p.num_params),
+                "bytes": int(p.param_memory),
+            }
+        )
+    return params
+
+
+def _export_modules(trace: Any, params: list[dict[str, Any]], model: Any) -> list[dict[str, Any]]:
+    """Every module, the ones that never ran (a ``ModuleList``, an untaken branch) included.
+
+    TorchLens only records modules that were called; the others are rebuilt from the
+    addresses that mention them, with the class name taken from ``model`` when available.
+    """
+    modules: dict[str, dict[str, Any]] = {}
+    for m in trace.modules:
+        record: dict[str, Any] = {"address": m.address, "class_name": m.class_name}
+        if m.address_parent is not None:
+            record["parent"] = m.address_parent
+        record["depth"] = int(m.address_depth)
+        children = list(getattr(m, "address_children", None) or m.call_children or [])
+        if children:
+            record["children"] = children
+        record["num_calls"] = int(m.num_calls)
+        record["num_params"] = int(m.num_params)
+        record["num_params_trainable"] = int(m.num_params_trainable)
+        record["num_params_frozen"] = int(m.num_params_frozen)
+        buffers = sorted({b.address for b in trace.buffers if b.module_address == m.address})
+        if buffers:
+            record["buffers"] = buffers
+        modules[m.address] = record
+
+    def class_of(address: str) -> str:
+        try:
+            return type(model.get_submodule(address)).__name__
+        except (AttributeError, TypeError):
+            return "Module"
+
+    def ensure(address: str) -> None:
+        if address in modules:
+            return
+        parent = address.rsplit(".", 1)[0] if "." in address else "self"
+        ensure(parent)
+        owned = [p for p in params if p["module"] == address or p["module"].startswith(address + ".")]
+        trainable = sum(p["numel"] for p in owned if p["trainable"])
+        frozen = sum(p["numel"] for p in owned if not p["trainable"])
+        modules[address] = {
+            "address": address,
+            "class_name": class_of(address),
+            "parent": parent,
+            "depth": modules[parent]["depth"] + 1,
+            "num_calls": 0,
+            "num_params": trainable + frozen,
+            "num_params_trainable": trainable,
+            "num_params_frozen": frozen,
+        }
+        siblings = modules[parent].setdefault("children", [])
+        if address not in siblings:
+            siblings.append(address)
+
+    mentioned = [c for record in list(modules.values()) for c in record.get("children", [])]
+    mentioned += [p["module"] for p in params]
+    for address in mentioned:
+        ensure(address)
+    for address, record in modules.items():
+        if record["num_calls"] == 0:
+            children = [a for a, r in modules.items() if r.get("parent") == address]
+            if children:
+                record["children"] = children
+    return list(modules.values())
+
+
+def _export_module_calls(trace: Any) -> list[dict[str, Any]]:
+    calls = []
+    for call in trace.module_calls:
+        if call.address == "self":
+            continue
+        record: dict[str, Any] = {
+            "label": call.call_label,
+            "address": call.address,
+            "call_index": int(call.call_index),
+        }
+        parent = call.call_parent_label
+        if parent and not parent.startswith("self:"):
+            record["parent_call"] = parent
+        record["ops"] = [_label(o) for o in call.ops]
+        record["output_ops"] = [_label(o) for o in call.output_ops]
+        calls.append(record)
+    return calls
+
+
+# ---------------------------------------------------------------------------- backward, edits
+
+
+def _export_backward(trace: Any) -> dict[str, Any] | None:
+    if not trace.has_backward_pass:
+        return None
+    param_of = dict(getattr(trace, "_grad_fn_param_refs", None) or {})
+    grad_fns = []
+    for g in trace.grad_fns:
+        record: dict[str, Any] = {"label": g.label, "grad_type": g.type}
+        if g.has_op and g.op_label:
+            record["forward_layer"] = g.op_label.split(":")[0]
+        if g.is_custom:
+            record["is_custom"] = True
+        record["order"] = int(g.order or 1)
+        if g.children:
+            record["next"] = list(g.children)
+        if g.module_address:
+            record["module"] = g.module_address
+        if g.label in param_of:
+            record["param"] = param_of[g.label]
+        calls = []
+        for index in range(len(g.calls)):
+            call = g.calls[index]
+            entry: dict[str, Any] = {"pass": int(call.backward_pass_index or 1)}
+            outputs = call.grad_outputs
+            first = next((t for t in (outputs or ()) if isinstance(t, torch.Tensor)), None)
+            if first is not None:
+                entry["grad_output"] = _grad_summary(first.shape, first)
+            calls.append(entry)
+        if calls:
+            record["calls"] = calls
+        grad_fns.append(record)
+    return {"num_passes": int(trace.num_backward_passes), "grad_fns": grad_fns}
+
+
+def _export_edits(trace: Any, clean_available: bool) -> dict[str, Any] | None:
+    spec = getattr(trace, "intervention_spec", None)
+    fired: dict[str, list[str]] = {}
+    for op in trace.ops:
+        for fire in op.interventions or []:
+            fired.setdefault(str(fire.helper_name or "user_hook"), []).append(op.label)
+    edits = []
+    for hook in getattr(spec, "hook_specs", ()) or ():
+        helper = str(getattr(hook.helper, "helper_name", None) or "user_hook")
+        target = hook.site_target
+        sites = fired.pop(helper, [])
+        edits.append(
+            {
+                "helper": helper,
+                "target": f"{target.selector_kind} {target.selector_value}",
+                "sites": sites,
+                "recorded": bool(sites),
+            }
+        )
+    for helper, sites in fired.items():
+        edits.append({"helper": helper, "target": "op", "sites": sites, "recorded": True})
+    if not edits:
+        return None
+    return {"edits": edits, "clean_parent_available": clean_available}
+
+
+# ---------------------------------------------------------------------------- public API
+
+
+def export_trace(trace: Any, clean: Any = None, source_root: str | None = None,
+                 model: Any = None) -> dict[str, Any]:
+    """The ``tl-trace`` v1 document of ``trace``.
+
+    ``clean`` is the unedited trace an edited fork came from (defaults to the fork's
+    ``parent_trace``); ``source_root`` makes call-site paths relative to that folder;
+    ``model`` (defaults to the traced model while it is alive) names the classes of
+    modules that never ran.
+    """
+    if model is None:
+        reference = getattr(trace, "_source_model_ref", None)
+        model = reference() if callable(reference) else None
+    if clean is None and getattr(trace, "intervention_spec", None) is not None:
+        clean = getattr(trace, "parent_trace", None)
+    ops = [_export_op(op, clean, source_root) for op in trace.ops]
+    _drop_empty_children(ops)
+    photo = _png_picture(getattr(trace, "raw_input", None), "input_photo")
+    first_input = next((op for op in ops if op["kind"] == "input"), None)
+    if photo is not None and first_input is not None:
+        first_input["picture"] = photo
+    params = _export_params(trace)
+    conditionals = []
+    for record in trace.conditional_records or []:
+        entry: dict[str, Any] = {"id": int(record.id)}
+        if record.source_file:
+            entry["file"] = _relative_path(record.source_file, source_root)
+        if record.if_stmt_span:
+            entry["line"] = int(record.if_stmt_span[0])
+        conditionals.append(entry)
+    document: dict[str, Any] = {
+        "format": "tl-trace",
+        "version": FORMAT_VERSION,
+        "model": {"class_name": trace.model_class_name},
+        "summary": {
+            "num_ops": sum(1 for op in ops if op["kind"] == "op"),
+            "num_tensors": len(ops),
+            "total_output_bytes": sum(op.get("bytes", 0) for op in ops if op["kind"] != "output"),
+            "num_params": int(trace.num_params),
+            "num_params_trainable": int(trace.num_params_trainable),
+            "num_params_frozen": int(trace.num_params_frozen),
+            "total_param_bytes": sum(p["bytes"] for p in params),
+        },
+        "params": params,
+        "modules": _export_modules(trace, params, model),
+        "module_calls": _export_module_calls(trace),
+        "ops": ops,
+    }
+    if trace.trace_label if hasattr(trace, "trace_label") else None:
+        document["model"]["trace_name"] = str(trace.trace_label)
+    if conditionals:
+        document["conditionals"] = conditionals
+    branch_edges = [
+        {"parent": _label(p), "child": _label(c)} for p, c in sorted(trace.conditional_branch_edges or [])
+    ]
+    if branch_edges:
+        document["conditional_branch_edges"] = branch_edges
+    backward = _export_backward(trace)
+    if backward is not None:
+        document["backward"] = backward
+    edits = _export_edits(trace, clean is not None)
+    if edits is not None:
+        document["edits"] = edits
+    return document
+
+
+def _metric(name: str, a: torch.Tensor, b: torch.Tensor) -> float:
+    """The bundle-diff metrics of TorchLens 2.36.1 (drawing-spec section 7.2)."""
+    a = a.flatten()
+    b = b.flatten()
+    if a.numel() <= 1 and b.numel() <= 1:
+        diff = float((a - b).abs().sum())
+        base = float(a.abs().sum())
+        return diff / base if base >= 1e-12 else diff
+    if name == "relative_l2":
+        diff = float((a - b).norm())
+        base = float(a.norm())
+        return diff / base if base >= 1e-12 else diff
+    if name == "cosine":
+        denominator = float(a.norm() * b.norm())
+        if denominator < 1e-12:
+            return 0.0 if torch.equal(a, b) else 1.0
+        return 1.0 - float(a.dot(b)) / denominator
+    if name == "pearson":
+        if a.numel() < 2 or float(a.std()) == 0.0 or float(b.std()) == 0.0:
+            return 0.0 if torch.equal(a, b) else 1.0
+        r = float(torch.corrcoef(torch.stack([a, b]))[0, 1])
+        return 1.0 - r
+    raise ValueError(f"unknown metric {name!r}")
+
+
+def _tensors(trace: Any, on: str) -> dict[str, torch.Tensor]:
+    result = {}
+    for op in trace.ops:
+        value = op.out if on == "out" else (_latest_grad(op) if op.has_grad else None)
+        tensor = _float_tensor(value)
+        if tensor is not None:
+            result[op.label] = tensor
+    return result
+
+
+def export_bundle(members: Iterable[tuple[str, Any]], baseline: str | None = None,
+                  source_root: str | None = None, model: Any = None) -> dict[str, Any]:
+    """The ``tl-bundle`` v1 document of named traces, with every metric precomputed."""
+    members = list(members)
+    baseline = baseline or members[0][0]
+    traces = dict(members)
+    deltas = []
+    for on in ("out", "grad"):
+        base = _tensors(traces[baseline], on)
+        for name, trace in members:
+            if name == baseline:
+                continue
+            other = _tensors(trace, on)
+            for metric in METRICS:
+                values = {}
+                for label, tensor in other.items():
+                    reference = base.get(label)
+                    if reference is not None and reference.numel() == tensor.numel():
+                        value = _finite(_metric(metric, reference, tensor))
+                        if value is not None:
+                            values[label] = value
+                if values:
+                    deltas.append({"member": name, "metric": metric, "on": on, "values": values})
+    return {
+        "format": "tl-bundle",
+        "version": FORMAT_VERSION,
+        "baseline": baseline,
+        "members": [
+            {"name": name, "trace": export_trace(trace, source_root=source_root, model=model)} for name, trace in members
+        ],
+        "deltas": deltas,
+    }

@@ -1,0 +1,251 @@
+"""Build every committed fixture: real traces of real models, plus TorchLens's own DOT.
+
+``python -m tl_export fixtures OUT_DIR`` (what ``cargo xtask fixtures`` runs) writes
+``OUT_DIR/<name>.json`` for each fixture and, when the Graphviz ``dot`` program is present,
+``OUT_DIR/reference/<name>.dot``: the DOT source of TorchLens 2.36.1's default drawing of
+the same trace (``<name>.backward.dot`` too for traces with a backward pass).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import warnings
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import torch
+import torchlens as tl
+from torchlens.options import CaptureOptions
+
+from . import models
+from .convert import export_bundle, export_trace
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO_ROOT = os.path.dirname(os.path.dirname(HERE))
+PHOTO = os.path.join(HERE, "assets", "photo.jpg")
+
+
+@dataclass
+class Fixture:
+    """One fixture: what the build returns is a trace (with an optional clean parent) or a bundle."""
+
+    name: str
+    description: str
+    build: Callable[[], dict[str, Any]]
+
+
+def _trace(model: torch.nn.Module, x: Any, **capture: Any) -> dict[str, Any]:
+    """Traces ``model`` on ``x``; the model is kept so uncalled modules can be named."""
+    trace = tl.trace(model, x, capture=CaptureOptions(**capture) if capture else None)
+    return {"trace": trace, "model": model}
+
+
+def _convnet() -> dict[str, Any]:
+    torch.manual_seed(0)
+    model = models.ConvNet().train()
+    return _trace(model, torch.randn(1, 3, 8, 8))
+
+
+def _branch(sign: float) -> Callable[[], dict[str, Any]]:
+    def build() -> dict[str, Any]:
+        torch.manual_seed(0)
+        x = torch.rand(2, 4) * sign
+        return _trace(models.Branching(), x)
+
+    return build
+
+
+def _recurrent() -> dict[str, Any]:
+    torch.manual_seed(0)
+    return _trace(models.Recurrent(), torch.randn(2, 4))
+
+
+def _stack(blocks: int) -> Callable[[], dict[str, Any]]:
+    def build() -> dict[str, Any]:
+        torch.manual_seed(0)
+        return _trace(models.Stack(blocks).eval(), torch.randn(2, 4))
+
+    return build
+
+
+def _frozen() -> dict[str, Any]:
+    torch.manual_seed(0)
+    return _trace(models.PartlyFrozen(), torch.randn(2, 8))
+
+
+def _custom_buffer() -> dict[str, Any]:
+    torch.manual_seed(0)
+    return _trace(models.Scaled(), torch.randn(2, 4))
+
+
+def _edited_pair() -> dict[str, Any]:
+    torch.manual_seed(0)
+    built = _trace(models.TwoLayer(), torch.randn(2, 8), intervention_ready=True)
+    edited = built["trace"].fork()
+    edited.do(tl.module("fc1"), tl.zero_ablate())
+    return {"trace": edited, "clean": built["trace"], "model": built["model"]}
+
+
+def _edited() -> dict[str, Any]:
+    return _edited_pair()
+
+
+def _edited_clean() -> dict[str, Any]:
+    built = _edited_pair()
+    return {"trace": built["clean"], "model": built["model"]}
+
+
+def _backward(passes: int) -> Callable[[], dict[str, Any]]:
+    def build() -> dict[str, Any]:
+        torch.manual_seed(0)
+        built = _trace(models.TwoLayer(), torch.randn(2, 8), save_grads=True)
+        trace = built["trace"]
+        out = trace["output_1"].out
+        if passes == 1:
+            trace.backward(out.sum())
+        else:
+            trace.backward(out.sum(), retain_graph=True)
+            trace.backward((out**2).sum())
+        return built
+
+    return build
+
+
+def _bundle() -> dict[str, Any]:
+    torch.manual_seed(0)
+    model = models.TwoLayer()
+    x = torch.randn(2, 8)
+    members = []
+    for name, inputs in (("clean", x), ("noisy", x + 0.25 * torch.randn(2, 8))):
+        trace = _trace(model, inputs, save_grads=True)["trace"]
+        trace.backward(trace["output_1"].out.sum())
+        members.append((name, trace))
+    return {"bundle": members, "model": model}
+
+
+def ensure_photo() -> str:
+    """A deterministic synthetic 'photo' (sky, sun, hills), generated once and committed."""
+    if not os.path.exists(PHOTO):
+        from PIL import Image, ImageDraw
+
+        os.makedirs(os.path.dirname(PHOTO), exist_ok=True)
+        image = Image.new("RGB", (96, 64), (135, 190, 235))
+        draw = ImageDraw.Draw(image)
+        draw.ellipse((62, 8, 82, 28), fill=(250, 215, 80))
+        draw.polygon([(0, 64), (0, 40), (30, 28), (60, 44), (96, 34), (96, 64)], fill=(70, 140, 70))
+        draw.rectangle((20, 44, 34, 58), fill=(150, 90, 60))
+        image.save(PHOTO, format="JPEG", quality=90)
+    return PHOTO
+
+
+def _to_pixels(images: Any, return_tensors: str = "pt") -> torch.Tensor:
+    """A minimal image processor: PIL image(s) to a float batch in [0, 1]."""
+    import numpy as np
+
+    images = images if isinstance(images, list) else [images]
+    arrays = [np.asarray(image.convert("RGB"), dtype=np.float32) / 255.0 for image in images]
+    return torch.from_numpy(np.stack(arrays)).permute(0, 3, 1, 2).contiguous()
+
+
+def _photo() -> dict[str, Any]:
+    from PIL import Image
+
+    torch.manual_seed(0)
+    model = models.TinyCNN().eval()
+    model.image_processor = _to_pixels
+    return {"trace": tl.trace(model, Image.open(ensure_photo())), "model": model}
+
+
+def _gpt2() -> dict[str, Any]:
+    torch.manual_seed(0)
+    model = models.GPT2LMHeadModel().eval()
+    return _trace(model, torch.randint(0, 64, (1, 8)))
+
+
+def _resnet18() -> dict[str, Any]:
+    from torchvision.models import resnet18
+
+    torch.manual_seed(0)
+    model = resnet18(weights=None).eval()
+    return _trace(model, torch.randn(1, 3, 64, 64))
+
+
+FIXTURES = [
+    Fixture("convnet", "two ConvBlocks with train-mode batch norms (the guide's first drawing)", _convnet),
+    Fixture("branch_true", "if x.mean() > 0 taken: relu(pos(x))", _branch(1.0)),
+    Fixture("branch_false", "if x.mean() > 0 not taken: -neg(x)", _branch(-1.0)),
+    Fixture("recurrent", "one cell run three times", _recurrent),
+    Fixture("stack8", "8 residual blocks (layer norm + MLP + add)", _stack(8)),
+    Fixture("stack40", "40 residual blocks", _stack(40)),
+    Fixture("frozen", "a frozen layer and a layer with frozen weight, trainable bias", _frozen),
+    Fixture("custom_buffer", "a custom buffer read in forward", _custom_buffer),
+    Fixture("edited_clean", "fc1 -> relu -> fc2, the clean parent of `edited`", _edited_clean),
+    Fixture("edited", "zero_ablate on fc1, on a fork of `edited_clean`", _edited),
+    Fixture("backward", "fc1 -> relu -> fc2 with one backward pass and saved gradients", _backward(1)),
+    Fixture("backward_twice", "the same with two backward passes", _backward(2)),
+    Fixture("bundle", "two members: one input and a noisy copy, with gradients", _bundle),
+    Fixture("photo", "a small CNN traced from a photo", _photo),
+    Fixture("gpt2", "a GPT-2-style transformer with 2 attention blocks", _gpt2),
+    Fixture("resnet18", "torchvision ResNet-18, eval mode, 64x64 input", _resnet18),
+]
+
+
+def write_json(document: dict[str, Any], path: str) -> None:
+    """Write a document as indented UTF-8 JSON, atomically."""
+    write_text(path, json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False))
+
+
+def reference_dot(trace: Any, backward: bool = False) -> str:
+    """TorchLens 2.36.1's own DOT source of the default drawing (needs Graphviz's ``dot``)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "reference")
+        if backward:
+            source = trace.draw_backward(vis_outpath=path, vis_save_only=True, vis_fileformat="svg")
+        else:
+            source = trace.draw(vis_outpath=path, vis_save_only=True, vis_fileformat="svg")
+    return str(source)
+
+
+def build(out_dir: str, names: list[str] | None = None) -> list[str]:
+    """Builds the fixtures named (all by default) into ``out_dir``; returns the files written."""
+    warnings.filterwarnings("ignore")
+    with_reference = shutil.which("dot") is not None
+    written = []
+    for fixture in FIXTURES:
+        if names and fixture.name not in names:
+            continue
+        built = fixture.build()
+        path = os.path.join(out_dir, f"{fixture.name}.json")
+        if "bundle" in built:
+            write_json(export_bundle(built["bundle"], source_root=REPO_ROOT, model=built["model"]), path)
+            reference_trace = built["bundle"][0][1]
+        else:
+            trace = built["trace"]
+            document = export_trace(trace, clean=built.get("clean"), source_root=REPO_ROOT, model=built["model"])
+            write_json(document, path)
+            reference_trace = trace
+        written.append(path)
+        if with_reference:
+            reference = os.path.join(out_dir, "reference", f"{fixture.name}.dot")
+            write_text(reference, reference_dot(reference_trace))
+            written.append(reference)
+            if reference_trace.has_backward_pass:
+                reference = os.path.join(out_dir, "reference", f"{fixture.name}.backward.dot")
+                write_text(reference, reference_dot(reference_trace, backward=True))
+                written.append(reference)
+    if not with_reference:
+        print("warning: Graphviz `dot` not found; reference DOT files were not regenerated")
+    return written
+
+
+def write_text(path: str, text: str) -> None:
+    """Write text atomically (temp file in the same folder, then rename), ending in a newline."""
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text if text.endswith("\n") else text + "\n")
+    os.replace(temp, path)

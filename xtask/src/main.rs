@@ -1,0 +1,217 @@
+//! Project tasks: `cargo xtask <task>`.
+//!
+//! * `setup`: install what the build and tests need and is missing: system packages with
+//!   apt-get when run as root (`pkg-config`, `libcairo2-dev`, fonts, Graphviz for reference
+//!   drawings), and the Python environment of the adapter (torch, torchlens) cached outside
+//!   the repository.
+//! * `test`: `setup`, then every Rust test and the adapter's pytest suite.
+//! * `fixtures [NAME ...]`: re-trace the fixture models with TorchLens, export them, and
+//!   rewrite them in canonical form (load + save with `tl-trace-model`).
+//! * `canonicalize FILE ...`: validate trace/bundle files and rewrite them canonically.
+
+use std::env;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+use tl_trace_model::{Bundle, Trace, BUNDLE_FORMAT};
+
+type Result<T> = std::result::Result<T, String>;
+
+/// Debian packages the build, the renderer and the reference drawings need.
+const SYSTEM_PACKAGES: &[&str] = &[
+    "pkg-config",
+    "libcairo2-dev",
+    "fontconfig",
+    "fonts-urw-base35",
+    "fonts-liberation2",
+    "fonts-dejavu-core",
+    "graphviz",
+    "poppler-utils",
+];
+
+fn main() -> ExitCode {
+    let args: Vec<String> = env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("setup") => setup().map(|_| ()),
+        Some("test") => test(),
+        Some("fixtures") => fixtures(&args[1..]),
+        Some("canonicalize") => canonicalize_all(args[1..].iter().map(PathBuf::from)),
+        _ => Err(format!(
+            "unknown task {:?}; tasks: setup, test, fixtures [NAME ...], canonicalize FILE ...",
+            args.first().map(String::as_str).unwrap_or("")
+        )),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("xtask: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask sits in the repository root")
+        .to_owned()
+}
+
+fn run(command: &mut Command) -> Result<()> {
+    let shown = format!("{command:?}");
+    eprintln!("xtask: running {shown}");
+    let status = command
+        .status()
+        .map_err(|error| format!("cannot start {shown}: {error}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{shown} failed with {status}"))
+    }
+}
+
+fn succeeds(program: &str, args: &[&str]) -> bool {
+    Command::new(program)
+        .args(args)
+        .output()
+        .map(|output| output.status.success())
+        .unwrap_or(false)
+}
+
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|output| String::from_utf8_lossy(&output.stdout).trim() == "0")
+        .unwrap_or(false)
+}
+
+fn install_system_packages() -> Result<()> {
+    let missing: Vec<&str> = SYSTEM_PACKAGES
+        .iter()
+        .copied()
+        .filter(|package| !installed(package))
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    if !is_root() || !succeeds("apt-get", &["--version"]) {
+        eprintln!(
+            "xtask: missing system packages {}; install them (Debian/Ubuntu: sudo apt-get install {}) \
+             or run as root to let setup do it",
+            missing.join(" "),
+            missing.join(" ")
+        );
+        return Ok(());
+    }
+    let apt = |args: &[&str]| {
+        run(Command::new("apt-get")
+            .args(args)
+            .env("DEBIAN_FRONTEND", "noninteractive"))
+    };
+    apt(&["update", "-q"])?;
+    let mut install = vec!["install", "-y", "-q", "--no-install-recommends"];
+    install.extend(&missing);
+    apt(&install)
+}
+
+fn installed(package: &str) -> bool {
+    Command::new("dpkg-query")
+        .args(["-W", "-f=${Status}", package])
+        .output()
+        .map(|output| String::from_utf8_lossy(&output.stdout).contains("install ok installed"))
+        .unwrap_or(false)
+}
+
+/// The cached virtual environment of the adapter: `$TL_DRAW_CACHE` or `~/.cache/tl-draw`.
+fn venv_dir() -> PathBuf {
+    let cache = env::var_os("TL_DRAW_CACHE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            let home = env::var_os("HOME").map(PathBuf::from).unwrap_or_else(env::temp_dir);
+            home.join(".cache").join("tl-draw")
+        });
+    cache.join("venv")
+}
+
+/// Creates (or refreshes) the adapter's virtual environment; returns its python.
+fn python_env() -> Result<PathBuf> {
+    let venv = venv_dir();
+    let python = venv.join("bin").join("python");
+    let lock = repo_root().join("python").join("requirements.lock");
+    let wanted = std::fs::read_to_string(&lock).map_err(|e| format!("cannot read {}: {e}", lock.display()))?;
+    let stamp = venv.join("tl-draw-requirements.lock");
+    if python.exists() && std::fs::read_to_string(&stamp).ok().as_deref() == Some(wanted.as_str()) {
+        return Ok(python);
+    }
+    if !python.exists() {
+        run(Command::new("python3").args([OsStr::new("-m"), OsStr::new("venv"), venv.as_os_str()]))?;
+    }
+    run(Command::new(&python).args(["-m", "pip", "install", "-q", "--disable-pip-version-check", "-r"]).arg(&lock))?;
+    std::fs::write(&stamp, wanted).map_err(|e| format!("cannot write {}: {e}", stamp.display()))?;
+    Ok(python)
+}
+
+fn setup() -> Result<PathBuf> {
+    install_system_packages()?;
+    python_env()
+}
+
+fn test() -> Result<()> {
+    let python = setup()?;
+    let root = repo_root();
+    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    run(Command::new(&cargo)
+        .args(["test", "--workspace", "--all-targets"])
+        .current_dir(&root))?;
+    run(Command::new(&cargo)
+        .args(["test", "--workspace", "--doc"])
+        .current_dir(&root))?;
+    run(Command::new(&python)
+        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "python/tests"])
+        .current_dir(&root))
+}
+
+fn fixtures(names: &[String]) -> Result<()> {
+    let python = setup()?;
+    let root = repo_root();
+    let out = root.join("fixtures");
+    let output = Command::new(&python)
+        .args(["-m", "tl_export", "fixtures"])
+        .arg(&out)
+        .args(names)
+        .current_dir(root.join("python"))
+        .output()
+        .map_err(|e| format!("cannot run the adapter: {e}"))?;
+    eprint!("{}", String::from_utf8_lossy(&output.stderr));
+    if !output.status.success() {
+        return Err(format!("the adapter failed with {}", output.status));
+    }
+    let written = String::from_utf8_lossy(&output.stdout);
+    canonicalize_all(
+        written
+            .lines()
+            .filter(|line| line.ends_with(".json"))
+            .map(PathBuf::from),
+    )
+}
+
+fn canonicalize_all(paths: impl Iterator<Item = PathBuf>) -> Result<()> {
+    for path in paths {
+        canonicalize(&path)?;
+        println!("{}", path.display());
+    }
+    Ok(())
+}
+
+/// Loads (validating) and saves a trace or bundle in canonical form.
+fn canonicalize(path: &Path) -> Result<()> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let describe = |e: tl_trace_model::TraceError| format!("{}: {e} [{}]", path.display(), e.code());
+    if text.contains(&format!("\"format\": \"{BUNDLE_FORMAT}\"")) {
+        Bundle::from_json(&text).map_err(describe)?.save(path).map_err(describe)
+    } else {
+        Trace::from_json(&text).map_err(describe)?.save(path).map_err(describe)
+    }
+}
