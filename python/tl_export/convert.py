@@ -373,7 +373,7 @@ def _export_modules(trace: Any, params: list[dict[str, Any]], model: Any) -> lis
         record["num_params"] = int(m.num_params)
         record["num_params_trainable"] = int(m.num_params_trainable)
         record["num_params_frozen"] = int(m.num_params_frozen)
-        buffers = sorted({b.address for b in trace.buffers if b.module_address == m.address})
+        buffers = sorted({b.address for b in trace.buffers if (b.module_address or "self") == m.address})
         if buffers:
             record["buffers"] = buffers
         modules[m.address] = record

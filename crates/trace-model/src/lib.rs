@@ -57,17 +57,17 @@ fn syntax_error(error: serde_json::Error) -> TraceError {
 }
 
 fn check_envelope(text: &str, expected: &'static str) -> Result<(), TraceError> {
-    let envelope: Envelope = serde_json::from_str(text).map_err(|error| {
-        if error.is_data() {
-            // Valid JSON but not an object: report it as the format being absent.
-            TraceError::FormatUnknown {
+    let starts_as_object = text.trim_start().starts_with('{');
+    let envelope: Envelope = match serde_json::from_str(text) {
+        Ok(envelope) if starts_as_object => envelope,
+        Err(error) if error.is_syntax() || error.is_eof() => return Err(syntax_error(error)),
+        _ => {
+            return Err(TraceError::FormatUnknown {
                 found: "missing (the file is not a JSON object)".to_owned(),
                 expected,
-            }
-        } else {
-            syntax_error(error)
+            })
         }
-    })?;
+    };
     match &envelope.format {
         Some(serde_json::Value::String(format)) if format == expected => {}
         Some(other) => {

@@ -190,27 +190,9 @@ fn validate_ops(
         }
         for (p, parent) in op.parents.iter().enumerate() {
             require(ops, parent, || here(&format!("parents[{p}]")), "op")?;
-            if !trace.ops[ops[parent.as_str()]].children.contains(&op.label) {
-                return Err(TraceError::Inconsistent {
-                    path: here(&format!("parents[{p}]")),
-                    detail: format!(
-                        "'{}' lists parent '{parent}', but '{parent}' does not list it as a child",
-                        op.label
-                    ),
-                });
-            }
         }
         for (c, child) in op.children.iter().enumerate() {
             require(ops, child, || here(&format!("children[{c}]")), "op")?;
-            if !trace.ops[ops[child.as_str()]].parents.contains(&op.label) {
-                return Err(TraceError::Inconsistent {
-                    path: here(&format!("children[{c}]")),
-                    detail: format!(
-                        "'{}' lists child '{child}', but '{child}' does not list it as a parent",
-                        op.label
-                    ),
-                });
-            }
         }
         for (s, slot) in op.arg_slots.iter().enumerate() {
             let path = here(&format!("arg_slots[{s}]"));
@@ -259,6 +241,35 @@ fn validate_ops(
                     path: here("condition.conditional"),
                     what: "conditional",
                     name: id.to_string(),
+                });
+            }
+        }
+    }
+    validate_symmetry(trace, prefix, ops)
+}
+
+/// Parents and children are two views of the same edges; they must agree.
+fn validate_symmetry(trace: &Trace, prefix: &str, ops: &HashMap<&str, usize>) -> Result<()> {
+    for (i, op) in trace.ops.iter().enumerate() {
+        for (p, parent) in op.parents.iter().enumerate() {
+            if !trace.ops[ops[parent.as_str()]].children.contains(&op.label) {
+                return Err(TraceError::Inconsistent {
+                    path: format!("{prefix}ops[{i}].parents[{p}]"),
+                    detail: format!(
+                        "'{}' lists parent '{parent}', but '{parent}' does not list it as a child",
+                        op.label
+                    ),
+                });
+            }
+        }
+        for (c, child) in op.children.iter().enumerate() {
+            if !trace.ops[ops[child.as_str()]].parents.contains(&op.label) {
+                return Err(TraceError::Inconsistent {
+                    path: format!("{prefix}ops[{i}].children[{c}]"),
+                    detail: format!(
+                        "'{}' lists child '{child}', but '{child}' does not list it as a parent",
+                        op.label
+                    ),
                 });
             }
         }

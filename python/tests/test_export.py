@@ -1,0 +1,190 @@
+"""The adapter on real models: what it exports is complete, consistent and strict JSON."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import math
+
+import pytest
+import torch
+import torchlens as tl
+from PIL import Image
+
+from tl_export import export_bundle, export_trace, fixtures, models
+from tl_export.convert import _metric
+
+
+def roundtrip(document):
+    """Strict JSON (no NaN/inf) that survives a dump/load unchanged."""
+    text = json.dumps(document, allow_nan=False)
+    assert json.loads(text) == document
+    return document
+
+
+def check_consistent(document):
+    """The cross-references tl-trace-model validates, checked on the Python side too."""
+    ops = {op["label"]: op for op in document["ops"]}
+    assert len(ops) == len(document["ops"]), "labels are unique"
+    calls = {call["label"] for call in document["module_calls"]}
+    modules = {m["address"] for m in document["modules"]}
+    params = {p["address"] for p in document["params"]}
+    for op in document["ops"]:
+        for parent in op.get("parents", []):
+            assert op["label"] in ops[parent].get("children", []), (parent, op["label"])
+        for child in op.get("children", []):
+            assert op["label"] in ops[child].get("parents", []), (op["label"], child)
+        assert set(op.get("modules", [])) <= calls
+        assert set(op.get("params", [])) <= params
+        assert op["kind"] in ("input", "output", "buffer", "op")
+        assert (op["kind"] == "buffer") == ("buffer" in op)
+    for m in document["modules"]:
+        assert m.get("parent") is None or m["parent"] in modules
+        assert set(m.get("children", [])) <= modules
+    summary = document["summary"]
+    assert summary["num_tensors"] == len(document["ops"])
+    assert summary["num_ops"] == sum(op["kind"] == "op" for op in document["ops"])
+    assert summary["num_params"] == sum(p["numel"] for p in document["params"])
+
+
+def trace_of(build):
+    built = build()
+    return export_trace(built["trace"], clean=built.get("clean"), model=built["model"])
+
+
+def test_convnet_matches_the_guide():
+    document = roundtrip(trace_of(fixtures._convnet))
+    check_consistent(document)
+    assert document["model"]["class_name"] == "ConvNet"
+    assert document["summary"]["num_ops"] == 12
+    assert document["summary"]["num_params"] == 1610
+    layers = [op["layer_label"] for op in document["ops"] if op["kind"] == "op"]
+    assert layers[:4] == ["conv2d_1_1", "add_1_2", "batchnorm_1_3", "relu_1_4"]
+    conv = next(op for op in document["ops"] if op["label"] == "conv2d_1_1:1")
+    assert conv["args"] == {"out_channels": 8, "in_channels": 3, "kernel_size": [3, 3], "padding": [1, 1]}
+    assert conv["params"] == ["features.0.conv.weight", "features.0.conv.bias"]
+    assert conv["modules"] == ["features:1", "features.0:1", "features.0.conv:1"]
+    assert conv["is_atomic_module"] is True
+    assert conv["step_index"] == 1 and conv["type_index"] == 1
+    norm = next(op for op in document["ops"] if op["label"] == "batchnorm_1_3:1")
+    slots = {tuple(s["arg"]): s["parent"] for s in norm["arg_slots"]}
+    assert slots[(3,)].startswith("buffer_") and slots[(0,)] == "conv2d_1_1:1"
+    versions = sorted(
+        (op["buffer"]["address"], op["buffer"]["version"]) for op in document["ops"] if op["kind"] == "buffer"
+    )
+    assert ("features.0.bn.running_mean", 2) in versions
+    assert all(op["duration_s"] >= 0 for op in document["ops"] if "duration_s" in op)
+
+
+def test_multi_pass_labels_are_qualified():
+    document = trace_of(fixtures._recurrent)
+    check_consistent(document)
+    labels = [op["label"] for op in document["ops"]]
+    assert "tanh_1_5:3" in labels and "zeroslike_1_1:1" in labels
+    add = next(op for op in document["ops"] if op["label"] == "add_1_4:2")
+    assert add["parents"] == ["linear_1_2:2", "linear_2_3:2"]
+    assert [s["arg"] for s in add["arg_slots"]] == [[0], [1]]
+
+
+def test_branch_condition_and_then_arm():
+    document = trace_of(fixtures._branch(1.0))
+    gt = next(op for op in document["ops"] if op["layer_type"] == "gt")
+    assert gt["condition"]["value"] is True and gt["value"] is True
+    entry = next(op for op in document["ops"] if op.get("arm_entries"))
+    assert entry["arm_entries"][0]["arm"] == "then"
+    assert document["conditionals"][0]["line"] > 0
+    assert not document["conditionals"][0]["file"].startswith("/"), "paths are made relative"
+
+
+def test_uncalled_modules_are_rebuilt_with_their_class():
+    document = trace_of(fixtures._stack(3))
+    check_consistent(document)
+    blocks = next(m for m in document["modules"] if m["address"] == "blocks")
+    assert blocks["class_name"] == "ModuleList" and blocks["num_calls"] == 0
+    assert blocks["children"] == ["blocks.0", "blocks.1", "blocks.2"]
+    assert blocks["num_params"] == sum(
+        p["numel"] for p in document["params"] if p["address"].startswith("blocks.")
+    )
+
+
+def test_edited_fork_exports_edits_and_clean_changes():
+    document = trace_of(fixtures._edited)
+    check_consistent(document)
+    assert document["edits"]["edits"][0]["helper"] == "zero_ablate"
+    assert document["edits"]["edits"][0]["target"] == "module fc1"
+    changes = {op["label"]: op.get("clean_max_abs_change") for op in document["ops"]}
+    assert changes["input_1:1"] == 0.0 and changes["linear_1_1:1"] > 0.0
+
+
+def test_backward_exports_grad_fns_and_parameter_targets():
+    document = trace_of(fixtures._backward(1))
+    backward = document["backward"]
+    labels = {g["label"] for g in backward["grad_fns"]}
+    for g in backward["grad_fns"]:
+        assert set(g.get("next", [])) <= labels
+    targets = {g.get("param") for g in backward["grad_fns"]} - {None}
+    assert targets == {"fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias"}
+    grads = [op["grad"] for op in document["ops"] if "grad" in op]
+    assert grads and all(g["norm"] >= 0 for g in grads)
+
+
+def test_photo_becomes_a_png_thumbnail():
+    document = trace_of(fixtures._photo)
+    picture = document["ops"][0]["picture"]
+    assert picture["source"] == "input_photo"
+    image = Image.open(io.BytesIO(base64.b64decode(picture["png_base64"])))
+    assert image.format == "PNG" and (image.width, image.height) == (picture["width"], picture["height"])
+    assert max(image.size) <= 128
+
+
+def test_bundle_deltas_are_zero_against_itself_and_positive_otherwise():
+    built = fixtures._bundle()
+    clean = built["bundle"][0]
+    document = roundtrip(export_bundle([clean, ("same", clean[1])], model=built["model"]))
+    for table in document["deltas"]:
+        assert all(abs(v) < 1e-9 for v in table["values"].values()), table["metric"]
+    document = export_bundle(built["bundle"], model=built["model"])
+    relative = next(t for t in document["deltas"] if t["metric"] == "relative_l2" and t["on"] == "out")
+    assert relative["values"]["input_1:1"] > 0
+
+
+@pytest.mark.parametrize(
+    "metric, a, b, expected",
+    [
+        ("relative_l2", [3.0, 4.0], [3.0, 0.0], 4.0 / 5.0),
+        ("cosine", [1.0, 0.0], [-1.0, 0.0], 2.0),
+        ("pearson", [1.0, 2.0, 3.0], [3.0, 2.0, 1.0], 2.0),
+        ("pearson", [1.0, 1.0], [1.0, 1.0], 0.0),
+        ("relative_l2", [2.0], [3.0], 0.5),
+    ],
+)
+def test_metrics_follow_the_reference_definitions(metric, a, b, expected):
+    value = _metric(metric, torch.tensor(a, dtype=torch.float64), torch.tensor(b, dtype=torch.float64))
+    assert math.isclose(value, expected, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def test_gpt2_has_attention_modules():
+    document = trace_of(fixtures._gpt2)
+    check_consistent(document)
+    addresses = {m["address"] for m in document["modules"]}
+    assert {"transformer.h.0.attn", "transformer.h.1.attn.c_attn"} <= addresses
+    assert any(op["layer_type"] == "scaleddotproductattention" for op in document["ops"])
+
+
+def test_any_model_exports(tmp_path):
+    """A model the fixtures do not cover: keyword input, a tuple output, a custom dtype."""
+
+    class TwoOut(torch.nn.Module):
+        def forward(self, x, scale=2.0):
+            return x * scale, x.to(torch.float64).sum()
+
+    trace = tl.trace(TwoOut(), torch.ones(2, 3))
+    document = roundtrip(export_trace(trace))
+    check_consistent(document)
+    outputs = [op for op in document["ops"] if op["kind"] == "output"]
+    assert len(outputs) == 2
+    assert {op["io_role"] for op in outputs} == {"output.0", "output.1"}
+    path = tmp_path / "two.json"
+    fixtures.write_json(document, str(path))
+    assert json.loads(path.read_text()) == document
