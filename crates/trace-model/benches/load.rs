@@ -1,1 +1,23 @@
-fn main() {}
+//! Loading speed: a trace of about 10 MB must load (parse + validate) well under a second.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use tl_trace_model::{synthetic::residual_stack, Trace};
+
+fn load_ten_megabytes(c: &mut Criterion) {
+    // 1,000 blocks = 5,004 ops, about 10 MB of canonical JSON.
+    let text = residual_stack(1000).to_json();
+    eprintln!("synthetic trace: {:.1} MB", text.len() as f64 / 1e6);
+    let mut group = c.benchmark_group("trace_load");
+    group.sample_size(10);
+    group.bench_function("parse_and_validate_10MB", |b| {
+        b.iter(|| Trace::from_json(&text).expect("the synthetic trace is valid"))
+    });
+    let fixture = include_str!("../../../fixtures/gpt2.json");
+    group.bench_function("parse_and_validate_gpt2_fixture", |b| {
+        b.iter(|| Trace::from_json(fixture).expect("the fixture is valid"))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, load_ten_megabytes);
+criterion_main!(benches);

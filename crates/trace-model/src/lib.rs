@@ -15,6 +15,7 @@
 
 mod error;
 mod records;
+pub mod synthetic;
 mod validate;
 
 use std::io::Write;

@@ -1,0 +1,302 @@
+//! Synthetic but structurally realistic traces, for benchmarks and property tests.
+//!
+//! [`residual_stack`] builds what TorchLens would record for
+//! `embed -> blocks[0..n] (LayerNorm, MLP(fc1, GELU, fc2), residual add) -> head`, the same
+//! shape as the `stack8`/`stack40` fixtures, at any size. Every record is consistent, so the
+//! result passes [`Trace::validate`](crate::Trace::validate).
+
+use indexmap::IndexMap;
+
+use crate::records::*;
+
+const WIDTH: u64 = 64;
+const BATCH: u64 = 8;
+const FLOAT_BYTES: u64 = 4;
+
+struct Builder {
+    trace: Trace,
+    type_counts: IndexMap<String, u32>,
+    step: u32,
+}
+
+impl Builder {
+    fn module(&mut self, address: &str, class_name: &str, parent: Option<&str>, num_calls: u32) {
+        let depth = match parent {
+            None => 0,
+            Some(parent) => {
+                let parent_record = self
+                    .trace
+                    .modules
+                    .iter_mut()
+                    .find(|m| m.address == parent)
+                    .expect("parents are added first");
+                parent_record.children.push(address.to_owned());
+                parent_record.depth + 1
+            }
+        };
+        self.trace.modules.push(ModuleRecord {
+            address: address.to_owned(),
+            class_name: class_name.to_owned(),
+            parent: parent.map(str::to_owned),
+            depth,
+            children: Vec::new(),
+            num_calls,
+            num_params: 0,
+            num_params_trainable: 0,
+            num_params_frozen: 0,
+            buffers: Vec::new(),
+        });
+    }
+
+    fn param(&mut self, module: &str, name: &str, shape: Vec<u64>) -> String {
+        let numel: u64 = shape.iter().product();
+        let address = format!("{module}.{name}");
+        self.trace.params.push(ParamRecord {
+            address: address.clone(),
+            name: name.to_owned(),
+            module: module.to_owned(),
+            shape,
+            dtype: "float32".to_owned(),
+            trainable: true,
+            numel,
+            bytes: numel * FLOAT_BYTES,
+        });
+        // The owner and every ancestor count the parameter.
+        let mut owner = Some(module.to_owned());
+        while let Some(address) = owner {
+            let record = self
+                .trace
+                .modules
+                .iter_mut()
+                .find(|m| m.address == address)
+                .expect("parameter owners exist");
+            record.num_params += numel;
+            record.num_params_trainable += numel;
+            owner = record.parent.clone();
+        }
+        address
+    }
+
+    fn call(&mut self, address: &str, parent_call: Option<&str>) -> String {
+        let label = format!("{address}:1");
+        self.trace.module_calls.push(ModuleCallRecord {
+            label: label.clone(),
+            address: address.to_owned(),
+            call_index: 1,
+            parent_call: parent_call.map(str::to_owned),
+            ops: Vec::new(),
+            output_ops: Vec::new(),
+        });
+        label
+    }
+
+    /// Records one op reading `parents`, inside `calls` (outermost first).
+    fn op(&mut self, kind: OpKind, layer_type: &str, parents: &[String], calls: &[String], params: Vec<String>) -> String {
+        let type_index = {
+            let count = self.type_counts.entry(layer_type.to_owned()).or_insert(0);
+            *count += 1;
+            *count
+        };
+        let (layer_label, step_index) = match kind {
+            OpKind::Op => {
+                self.step += 1;
+                (format!("{layer_type}_{type_index}_{}", self.step), self.step)
+            }
+            _ => (format!("{layer_type}_{type_index}"), 0),
+        };
+        let label = format!("{layer_label}:1");
+        for parent in parents {
+            let parent_op = self
+                .trace
+                .ops
+                .iter_mut()
+                .rev()
+                .find(|op| &op.label == parent)
+                .expect("parents are recorded first");
+            parent_op.children.push(label.clone());
+        }
+        for call in calls {
+            let record = self
+                .trace
+                .module_calls
+                .iter_mut()
+                .find(|c| &c.label == call)
+                .expect("calls are opened first");
+            record.ops.push(label.clone());
+        }
+        let shape = vec![BATCH, WIDTH];
+        let bytes = BATCH * WIDTH * FLOAT_BYTES;
+        self.trace.ops.push(OpRecord {
+            label: label.clone(),
+            layer_label,
+            kind,
+            layer_type: layer_type.to_owned(),
+            func_name: if matches!(kind, OpKind::Op) { layer_type.to_owned() } else { "none".to_owned() },
+            type_index,
+            step_index,
+            pass_index: 1,
+            num_passes: 1,
+            shape: Some(shape),
+            dtype: Some("float32".to_owned()),
+            bytes: Some(bytes),
+            value: None,
+            modules: calls.to_vec(),
+            is_atomic_module: false,
+            output_of_calls: Vec::new(),
+            params,
+            args: IndexMap::new(),
+            parents: parents.to_vec(),
+            arg_slots: parents
+                .iter()
+                .enumerate()
+                .map(|(position, parent)| ArgSlot {
+                    parent: parent.clone(),
+                    arg: Some(vec![position as u32]),
+                    kwarg: None,
+                })
+                .collect(),
+            children: Vec::new(),
+            has_input_ancestor: true,
+            io_role: match kind {
+                OpKind::Input => Some("input.x".to_owned()),
+                OpKind::Output => Some("output".to_owned()),
+                _ => None,
+            },
+            buffer: None,
+            condition: None,
+            arm_entries: Vec::new(),
+            duration_s: matches!(kind, OpKind::Op).then_some(1.0e-5 * f64::from(step_index % 7 + 1)),
+            flops: matches!(kind, OpKind::Op).then_some(2 * BATCH * WIDTH * WIDTH),
+            call_sites: Vec::new(),
+            saved_for_backward: None,
+            magnitude: Some(0.5),
+            finiteness: Some(Finiteness::Finite),
+            grad: None,
+            annotations: IndexMap::new(),
+            picture: None,
+            decoded_labels: Vec::new(),
+            edits: Vec::new(),
+            clean_max_abs_change: None,
+        });
+        label
+    }
+
+    /// Marks `op` as the single-op output of the innermost call in `calls`.
+    fn atomic(&mut self, op: &str, call: &str) {
+        let record = self.trace.ops.iter_mut().rev().find(|o| o.label == op).expect("op exists");
+        record.is_atomic_module = true;
+        record.output_of_calls.push(call.to_owned());
+    }
+
+    fn outputs(&mut self, call: &str, op: &str) {
+        let record = self.trace.module_calls.iter_mut().find(|c| c.label == call).expect("call exists");
+        record.output_ops.push(op.to_owned());
+    }
+
+    /// A module with a single linear op, called from within `outer` calls.
+    fn linear(&mut self, address: &str, class_name: &str, parent: &str, outer: &[String], input: &str, with_params: bool) -> String {
+        self.module(address, class_name, Some(parent), 1);
+        let params = if with_params {
+            vec![self.param(address, "weight", vec![WIDTH, WIDTH]), self.param(address, "bias", vec![WIDTH])]
+        } else {
+            Vec::new()
+        };
+        let call = self.call(address, outer.last().map(String::as_str));
+        let mut calls = outer.to_vec();
+        calls.push(call.clone());
+        let layer_type = match class_name {
+            "LayerNorm" => "layernorm",
+            "GELU" => "gelu",
+            _ => "linear",
+        };
+        let op = self.op(OpKind::Op, layer_type, &[input.to_owned()], &calls, params);
+        self.atomic(&op, &call);
+        self.outputs(&call, &op);
+        op
+    }
+}
+
+/// A residual stack of `blocks` blocks (5 ops each, 4 more around them).
+pub fn residual_stack(blocks: usize) -> Trace {
+    let mut builder = Builder {
+        trace: Trace {
+            format: TRACE_FORMAT.to_owned(),
+            version: FORMAT_VERSION,
+            model: ModelInfo {
+                class_name: "SyntheticStack".to_owned(),
+                trace_name: None,
+            },
+            summary: TraceSummary {
+                num_ops: 0,
+                num_tensors: 0,
+                total_output_bytes: 0,
+                num_params: 0,
+                num_params_trainable: 0,
+                num_params_frozen: 0,
+                total_param_bytes: 0,
+            },
+            params: Vec::new(),
+            modules: Vec::new(),
+            module_calls: Vec::new(),
+            ops: Vec::new(),
+            conditionals: Vec::new(),
+            conditional_branch_edges: Vec::new(),
+            backward: None,
+            edits: None,
+        },
+        type_counts: IndexMap::new(),
+        step: 0,
+    };
+    builder.module("self", "SyntheticStack", None, 1);
+    let input = builder.op(OpKind::Input, "input", &[], &[], Vec::new());
+    let mut x = builder.linear("embed", "Linear", "self", &[], &input, true);
+    builder.module("blocks", "ModuleList", Some("self"), 0);
+    for b in 0..blocks {
+        let block = format!("blocks.{b}");
+        builder.module(&block, "Block", Some("blocks"), 1);
+        let block_call = builder.call(&block, None);
+        let outer = [block_call.clone()];
+        let normed = builder.linear(&format!("{block}.norm"), "LayerNorm", &block, &outer, &x, true);
+        let mlp = format!("{block}.mlp");
+        builder.module(&mlp, "MLP", Some(&block), 1);
+        let mlp_call = builder.call(&mlp, Some(&block_call));
+        let inner = [block_call.clone(), mlp_call.clone()];
+        let hidden = builder.linear(&format!("{mlp}.fc1"), "Linear", &mlp, &inner, &normed, true);
+        let activated = builder.linear(&format!("{mlp}.act"), "GELU", &mlp, &inner, &hidden, false);
+        let out = builder.linear(&format!("{mlp}.fc2"), "Linear", &mlp, &inner, &activated, true);
+        builder.outputs(&mlp_call, &out);
+        let sum = builder.op(OpKind::Op, "add", &[x.clone(), out], &outer, Vec::new());
+        builder.atomic(&sum, &block_call);
+        builder.outputs(&block_call, &sum);
+        x = sum;
+    }
+    let head = builder.linear("head", "Linear", "self", &[], &x, true);
+    builder.op(OpKind::Output, "output", &[head], &[], Vec::new());
+
+    let mut trace = builder.trace;
+    let ops = &trace.ops;
+    trace.summary = TraceSummary {
+        num_ops: ops.iter().filter(|op| op.kind == OpKind::Op).count() as u64,
+        num_tensors: ops.len() as u64,
+        total_output_bytes: ops.iter().filter(|op| op.kind != OpKind::Output).filter_map(|op| op.bytes).sum(),
+        num_params: trace.params.iter().map(|p| p.numel).sum(),
+        num_params_trainable: trace.params.iter().map(|p| p.numel).sum(),
+        num_params_frozen: 0,
+        total_param_bytes: trace.params.iter().map(|p| p.bytes).sum(),
+    };
+    trace
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Trace;
+
+    #[test]
+    fn synthetic_stack_is_valid_and_round_trips() {
+        let trace = residual_stack(12);
+        trace.validate().unwrap();
+        assert_eq!(trace.ops.len(), 12 * 5 + 4);
+        assert_eq!(Trace::from_json(&trace.to_json()).unwrap(), trace);
+    }
+}

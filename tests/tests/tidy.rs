@@ -1,0 +1,105 @@
+//! Tidy checks that plain `cargo test` runs: every crate documents itself and appears in
+//! the code map, and every dependency's licence is on the allow-list, so a new dependency
+//! is always a deliberate decision.
+
+use std::process::Command;
+
+use serde_json::Value;
+use tl_tests::repo_root;
+
+/// Licence expressions accepted for dependencies. EPL-2.0 is allowed only for the
+/// unmodified graphviz-pure crates (see README, "Licences").
+const ALLOWED: &[&str] = &[
+    "MIT",
+    "Apache-2.0",
+    "MIT OR Apache-2.0",
+    "Apache-2.0 OR MIT",
+    "MIT/Apache-2.0",
+    "Apache-2.0/MIT",
+    "Unlicense OR MIT",
+    "Unlicense/MIT",
+    "MIT OR Unlicense",
+    "BSD-2-Clause",
+    "BSD-3-Clause",
+    "ISC",
+    "Zlib",
+    "Unicode-3.0",
+    "(MIT OR Apache-2.0) AND Unicode-3.0",
+    "Apache-2.0 WITH LLVM-exception OR Apache-2.0 OR MIT",
+    "Apache-2.0 OR Apache-2.0 WITH LLVM-exception OR MIT",
+    "MIT OR Apache-2.0 OR Zlib",
+    "Zlib OR Apache-2.0 OR MIT",
+    "Apache-2.0 OR BSL-1.0",
+    "CC0-1.0",
+    "MIT OR Apache-2.0 OR LGPL-2.1-or-later",
+    "BSD-2-Clause OR Apache-2.0 OR MIT",
+];
+
+fn metadata() -> Value {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let output = Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--locked"])
+        .current_dir(repo_root())
+        .output()
+        .expect("cargo metadata runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).expect("cargo metadata prints JSON")
+}
+
+#[test]
+fn dependency_licences_are_on_the_allow_list() {
+    let metadata = metadata();
+    let members: Vec<&str> = metadata["workspace_members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|id| id.as_str().unwrap())
+        .collect();
+    let mut refused = Vec::new();
+    for package in metadata["packages"].as_array().unwrap() {
+        let id = package["id"].as_str().unwrap();
+        let name = package["name"].as_str().unwrap();
+        let licence = package["license"].as_str().unwrap_or("(none)");
+        if members.contains(&id) {
+            assert!(
+                licence == "MIT OR Apache-2.0" || package["publish"] == serde_json::json!([]),
+                "workspace crate {name} must be MIT OR Apache-2.0, is {licence}"
+            );
+            continue;
+        }
+        let graphviz_pure = name.starts_with("graphviz-pure") && licence == "EPL-2.0";
+        if !graphviz_pure && !ALLOWED.contains(&licence) {
+            refused.push(format!("{name} ({licence})"));
+        }
+    }
+    assert!(
+        refused.is_empty(),
+        "dependencies with licences not on the allow-list in tests/tests/tidy.rs: {}; \
+         check the licence and add it deliberately, or drop the dependency",
+        refused.join(", ")
+    );
+}
+
+#[test]
+fn every_crate_has_a_crate_doc_and_a_code_map_entry() {
+    let root = repo_root();
+    let architecture = std::fs::read_to_string(root.join("docs/architecture.md")).unwrap();
+    let crates = std::fs::read_dir(root.join("crates")).unwrap();
+    for entry in crates {
+        let dir = entry.unwrap().path();
+        let lib = dir.join("src/lib.rs");
+        let text = std::fs::read_to_string(&lib).unwrap_or_else(|_| panic!("{} has no lib.rs", dir.display()));
+        assert!(text.starts_with("//!"), "{} must start with a crate-level doc comment", lib.display());
+        let folder = dir.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(
+            architecture.contains(&format!("`crates/{folder}`")),
+            "docs/architecture.md has no code-map paragraph for crates/{folder}"
+        );
+    }
+}
+
+#[test]
+fn layout_crates_are_optimised_in_dev_builds() {
+    let manifest = std::fs::read_to_string(repo_root().join("Cargo.toml")).unwrap();
+    assert!(manifest.contains("[profile.dev.package.graphviz-pure]"));
+}
