@@ -48,7 +48,10 @@ pub fn check_golden(name: &str, actual: &str) {
         return;
     }
     let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| {
-        panic!("no golden file {}; run with TL_UPDATE_GOLDEN=1, then review it", path.display())
+        panic!(
+            "no golden file {}; run with TL_UPDATE_GOLDEN=1, then review it",
+            path.display()
+        )
     });
     assert!(
         expected == actual,

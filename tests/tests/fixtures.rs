@@ -11,14 +11,23 @@ fn trace(name: &str) -> Trace {
 #[test]
 fn every_fixture_round_trips_byte_for_byte() {
     let files = fixture_files();
-    assert!(files.len() >= 16, "expected every guide fixture, found {}", files.len());
+    assert!(
+        files.len() >= 16,
+        "expected every guide fixture, found {}",
+        files.len()
+    );
     let folder = std::env::temp_dir().join(format!("tl-roundtrip-{}", std::process::id()));
     for path in files {
         let text = std::fs::read_to_string(&path).unwrap();
         let copy = folder.join(path.file_name().unwrap());
         if is_bundle(&text) {
             let bundle = Bundle::load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            assert_eq!(bundle.to_json(), text, "{} is not canonical", path.display());
+            assert_eq!(
+                bundle.to_json(),
+                text,
+                "{} is not canonical",
+                path.display()
+            );
             bundle.save(&copy).unwrap();
             assert_eq!(Bundle::load(&copy).unwrap(), bundle);
         } else {
@@ -53,8 +62,14 @@ fn convnet_has_the_guide_counts() {
         "the hidden step-counter add still takes a step number"
     );
     let counter = convnet.op("add_1_2:1").unwrap();
-    assert!(!counter.has_input_ancestor, "the step-counter update reads only buffers");
-    assert_eq!(convnet.op("input_1:1").unwrap().io_role.as_deref(), Some("input.x"));
+    assert!(
+        !counter.has_input_ancestor,
+        "the step-counter update reads only buffers"
+    );
+    assert_eq!(
+        convnet.op("input_1:1").unwrap().io_role.as_deref(),
+        Some("input.x")
+    );
 }
 
 #[test]
@@ -65,15 +80,32 @@ fn branch_fixtures_record_the_condition_and_the_arm() {
     let arms = &taken.op("input_1:1").unwrap().arm_entries;
     assert_eq!(arms.len(), 1);
     assert_eq!(arms[0].child, "linear_1_3:1");
-    assert_eq!(taken.op("mean_1_1:1").unwrap().shape.as_deref(), Some(&[][..]));
-    assert!(taken.op("mean_1_1:1").unwrap().value.is_some(), "scalar values are saved");
+    assert_eq!(
+        taken.op("mean_1_1:1").unwrap().shape.as_deref(),
+        Some(&[][..])
+    );
+    assert!(
+        taken.op("mean_1_1:1").unwrap().value.is_some(),
+        "scalar values are saved"
+    );
 
     let not_taken = trace("branch_false");
-    assert!(!not_taken.op("gt_1_2:1").unwrap().condition.as_ref().unwrap().value);
+    assert!(
+        !not_taken
+            .op("gt_1_2:1")
+            .unwrap()
+            .condition
+            .as_ref()
+            .unwrap()
+            .value
+    );
     assert!(not_taken.op("neg_1_4:1").is_some());
     assert!(not_taken.ops.iter().all(|op| op.arm_entries.is_empty()));
     let pos = not_taken.module("pos").unwrap();
-    assert_eq!(pos.num_calls, 0, "the untaken branch's module is known but never ran");
+    assert_eq!(
+        pos.num_calls, 0,
+        "the untaken branch's module is known but never ran"
+    );
 }
 
 #[test]
@@ -84,7 +116,10 @@ fn recurrent_fixture_has_three_passes() {
     let rec = recurrent.op("linear_2_3:2").unwrap();
     assert_eq!(rec.modules, ["rec:2"]);
     assert_eq!(rec.parents, ["tanh_1_5:1"]);
-    assert_eq!(recurrent.op("zeroslike_1_1:1").unwrap().children, ["linear_2_3:1"]);
+    assert_eq!(
+        recurrent.op("zeroslike_1_1:1").unwrap().children,
+        ["linear_2_3:1"]
+    );
 }
 
 #[test]
@@ -93,7 +128,10 @@ fn stacks_have_the_guide_node_counts() {
     let stack40 = trace("stack40");
     assert_eq!(stack40.ops.len(), 204);
     let blocks = stack40.module("blocks").unwrap();
-    assert_eq!((blocks.class_name.as_str(), blocks.num_calls), ("ModuleList", 0));
+    assert_eq!(
+        (blocks.class_name.as_str(), blocks.num_calls),
+        ("ModuleList", 0)
+    );
     assert_eq!(blocks.children.len(), 40);
 }
 
@@ -106,7 +144,14 @@ fn frozen_fixture_marks_trainability_per_parameter() {
     let trainable: Vec<bool> = fc2
         .params
         .iter()
-        .map(|address| frozen.params.iter().find(|p| &p.address == address).unwrap().trainable)
+        .map(|address| {
+            frozen
+                .params
+                .iter()
+                .find(|p| &p.address == address)
+                .unwrap()
+                .trainable
+        })
         .collect();
     assert_eq!(trainable, [false, true]);
 }
@@ -114,7 +159,11 @@ fn frozen_fixture_marks_trainability_per_parameter() {
 #[test]
 fn custom_buffer_is_a_buffer_version() {
     let custom = trace("custom_buffer");
-    let buffer = custom.ops.iter().find(|op| op.kind == OpKind::Buffer).unwrap();
+    let buffer = custom
+        .ops
+        .iter()
+        .find(|op| op.kind == OpKind::Buffer)
+        .unwrap();
     assert_eq!(buffer.buffer.as_ref().unwrap().address, "scale");
     assert_eq!(custom.module("self").unwrap().buffers, ["scale"]);
 }
@@ -126,9 +175,22 @@ fn edited_fork_records_the_edit_and_the_clean_difference() {
     assert!(edits.clean_parent_available);
     assert_eq!(edits.edits[0].helper, "zero_ablate");
     assert_eq!(edits.edits[0].sites, ["linear_1_1:1"]);
-    assert_eq!(edited.op("linear_1_1:1").unwrap().edits[0].helper, "zero_ablate");
-    assert_eq!(edited.op("input_1:1").unwrap().clean_max_abs_change, Some(0.0));
-    assert!(edited.op("linear_2_3:1").unwrap().clean_max_abs_change.unwrap() > 0.0);
+    assert_eq!(
+        edited.op("linear_1_1:1").unwrap().edits[0].helper,
+        "zero_ablate"
+    );
+    assert_eq!(
+        edited.op("input_1:1").unwrap().clean_max_abs_change,
+        Some(0.0)
+    );
+    assert!(
+        edited
+            .op("linear_2_3:1")
+            .unwrap()
+            .clean_max_abs_change
+            .unwrap()
+            > 0.0
+    );
     assert!(trace("edited_clean").edits.is_none());
 }
 
@@ -137,11 +199,29 @@ fn backward_fixtures_hold_grad_fns_and_gradients() {
     let once = trace("backward");
     let backward = once.backward.as_ref().unwrap();
     assert_eq!(backward.num_passes, 1);
-    let addmm = backward.grad_fns.iter().find(|g| g.forward_layer.as_deref() == Some("linear_2_3")).unwrap();
+    let addmm = backward
+        .grad_fns
+        .iter()
+        .find(|g| g.forward_layer.as_deref() == Some("linear_2_3"))
+        .unwrap();
     assert_eq!(addmm.module.as_deref(), Some("fc2"));
-    assert!(backward.grad_fns.iter().any(|g| g.param.as_deref() == Some("fc2.bias")));
-    assert!(backward.grad_fns.iter().any(|g| g.forward_layer.is_none()), "[i] steps exist");
-    assert_eq!(once.op("linear_1_1:1").unwrap().grad.as_ref().unwrap().shape, [2, 16]);
+    assert!(backward
+        .grad_fns
+        .iter()
+        .any(|g| g.param.as_deref() == Some("fc2.bias")));
+    assert!(
+        backward.grad_fns.iter().any(|g| g.forward_layer.is_none()),
+        "[i] steps exist"
+    );
+    assert_eq!(
+        once.op("linear_1_1:1")
+            .unwrap()
+            .grad
+            .as_ref()
+            .unwrap()
+            .shape,
+        [2, 16]
+    );
     let twice = trace("backward_twice");
     assert_eq!(twice.backward.as_ref().unwrap().num_passes, 2);
 }
@@ -152,7 +232,10 @@ fn bundle_has_two_members_and_deltas() {
     assert_eq!(bundle.members.len(), 2);
     assert_eq!(bundle.baseline, "clean");
     for metric in ["relative_l2", "cosine", "pearson"] {
-        assert!(bundle.deltas.iter().any(|d| d.metric == metric && d.member == "noisy"));
+        assert!(bundle
+            .deltas
+            .iter()
+            .any(|d| d.metric == metric && d.member == "noisy"));
     }
 }
 
@@ -168,7 +251,10 @@ fn photo_input_carries_its_picture() {
 fn gpt2_and_resnet18_are_real_architectures() {
     let gpt2 = trace("gpt2");
     assert!(gpt2.module("transformer.h.0.attn").is_some());
-    assert!(gpt2.ops.iter().any(|op| op.layer_type == "scaleddotproductattention"));
+    assert!(gpt2
+        .ops
+        .iter()
+        .any(|op| op.layer_type == "scaleddotproductattention"));
     let resnet = trace("resnet18");
     assert_eq!(resnet.model.class_name, "ResNet");
     assert_eq!(resnet.summary.num_params, 11_689_512);
@@ -182,6 +268,10 @@ fn every_fixture_has_a_reference_drawing() {
         let reference = fixtures_dir().join("reference").join(format!("{stem}.dot"));
         let dot = std::fs::read_to_string(&reference)
             .unwrap_or_else(|_| panic!("missing {}", reference.display()));
-        assert!(dot.contains("digraph"), "{} is not DOT", reference.display());
+        assert!(
+            dot.contains("digraph"),
+            "{} is not DOT",
+            reference.display()
+        );
     }
 }

@@ -42,7 +42,11 @@ fn metadata() -> Value {
         .current_dir(repo_root())
         .output()
         .expect("cargo metadata runs");
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     serde_json::from_slice(&output.stdout).expect("cargo metadata prints JSON")
 }
 
@@ -88,8 +92,13 @@ fn every_crate_has_a_crate_doc_and_a_code_map_entry() {
     for entry in crates {
         let dir = entry.unwrap().path();
         let lib = dir.join("src/lib.rs");
-        let text = std::fs::read_to_string(&lib).unwrap_or_else(|_| panic!("{} has no lib.rs", dir.display()));
-        assert!(text.starts_with("//!"), "{} must start with a crate-level doc comment", lib.display());
+        let text = std::fs::read_to_string(&lib)
+            .unwrap_or_else(|_| panic!("{} has no lib.rs", dir.display()));
+        assert!(
+            text.starts_with("//!"),
+            "{} must start with a crate-level doc comment",
+            lib.display()
+        );
         let folder = dir.file_name().unwrap().to_string_lossy().into_owned();
         assert!(
             architecture.contains(&format!("`crates/{folder}`")),

@@ -129,7 +129,9 @@ fn venv_dir() -> PathBuf {
     let cache = env::var_os("TL_DRAW_CACHE")
         .map(PathBuf::from)
         .unwrap_or_else(|| {
-            let home = env::var_os("HOME").map(PathBuf::from).unwrap_or_else(env::temp_dir);
+            let home = env::var_os("HOME")
+                .map(PathBuf::from)
+                .unwrap_or_else(env::temp_dir);
             home.join(".cache").join("tl-draw")
         });
     cache.join("venv")
@@ -140,15 +142,29 @@ fn python_env() -> Result<PathBuf> {
     let venv = venv_dir();
     let python = venv.join("bin").join("python");
     let lock = repo_root().join("python").join("requirements.lock");
-    let wanted = std::fs::read_to_string(&lock).map_err(|e| format!("cannot read {}: {e}", lock.display()))?;
+    let wanted = std::fs::read_to_string(&lock)
+        .map_err(|e| format!("cannot read {}: {e}", lock.display()))?;
     let stamp = venv.join("tl-draw-requirements.lock");
     if python.exists() && std::fs::read_to_string(&stamp).ok().as_deref() == Some(wanted.as_str()) {
         return Ok(python);
     }
     if !python.exists() {
-        run(Command::new("python3").args([OsStr::new("-m"), OsStr::new("venv"), venv.as_os_str()]))?;
+        run(Command::new("python3").args([
+            OsStr::new("-m"),
+            OsStr::new("venv"),
+            venv.as_os_str(),
+        ]))?;
     }
-    run(Command::new(&python).args(["-m", "pip", "install", "-q", "--disable-pip-version-check", "-r"]).arg(&lock))?;
+    run(Command::new(&python)
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            "-r",
+        ])
+        .arg(&lock))?;
     std::fs::write(&stamp, wanted).map_err(|e| format!("cannot write {}: {e}", stamp.display()))?;
     Ok(python)
 }
@@ -169,7 +185,14 @@ fn test() -> Result<()> {
         .args(["test", "--workspace", "--doc"])
         .current_dir(&root))?;
     run(Command::new(&python)
-        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "python/tests"])
+        .args([
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "python/tests",
+        ])
         .current_dir(&root))
 }
 
@@ -207,11 +230,19 @@ fn canonicalize_all(paths: impl Iterator<Item = PathBuf>) -> Result<()> {
 
 /// Loads (validating) and saves a trace or bundle in canonical form.
 fn canonicalize(path: &Path) -> Result<()> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let describe = |e: tl_trace_model::TraceError| format!("{}: {e} [{}]", path.display(), e.code());
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let describe =
+        |e: tl_trace_model::TraceError| format!("{}: {e} [{}]", path.display(), e.code());
     if text.contains(&format!("\"format\": \"{BUNDLE_FORMAT}\"")) {
-        Bundle::from_json(&text).map_err(describe)?.save(path).map_err(describe)
+        Bundle::from_json(&text)
+            .map_err(describe)?
+            .save(path)
+            .map_err(describe)
     } else {
-        Trace::from_json(&text).map_err(describe)?.save(path).map_err(describe)
+        Trace::from_json(&text)
+            .map_err(describe)?
+            .save(path)
+            .map_err(describe)
     }
 }

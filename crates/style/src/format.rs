@@ -121,7 +121,11 @@ pub fn compact_ranges(values: &[u32]) -> String {
             index += 1;
             end = sorted[index];
         }
-        runs.push(if start == end { start.to_string() } else { format!("{start}-{end}") });
+        runs.push(if start == end {
+            start.to_string()
+        } else {
+            format!("{start}-{end}")
+        });
         index += 1;
     }
     runs.join(",")
@@ -133,7 +137,13 @@ pub fn scalar(value: f64) -> String {
         return "0".to_owned();
     }
     if !value.is_finite() {
-        return if value.is_nan() { "nan".to_owned() } else if value > 0.0 { "inf".to_owned() } else { "-inf".to_owned() };
+        return if value.is_nan() {
+            "nan".to_owned()
+        } else if value > 0.0 {
+            "inf".to_owned()
+        } else {
+            "-inf".to_owned()
+        };
     }
     let exponent = value.abs().log10().floor() as i32;
     if !(-4..3).contains(&exponent) {

@@ -19,9 +19,15 @@ use tl_style::format;
 pub fn summary(trace: &Trace) -> String {
     let counts = &trace.summary;
     let params = if counts.num_params_frozen == 0 {
-        format!("{} parameters, all trainable", format::compact_count(counts.num_params))
+        format!(
+            "{} parameters, all trainable",
+            format::compact_count(counts.num_params)
+        )
     } else if counts.num_params_trainable == 0 {
-        format!("{} parameters, all frozen", format::compact_count(counts.num_params))
+        format!(
+            "{} parameters, all frozen",
+            format::compact_count(counts.num_params)
+        )
     } else {
         format!(
             "{} parameters ({} trainable, {} frozen)",

@@ -1,4 +1,5 @@
 //! Loading speed: a trace of about 10 MB must load (parse + validate) well under a second.
+#![allow(missing_docs)] // criterion_group! generates undocumented functions
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use tl_trace_model::{synthetic::residual_stack, Trace};

@@ -13,7 +13,9 @@ const REEXPORT: &str = "re-export the trace with the Python adapter \
 #[derive(Debug, thiserror::Error)]
 pub enum TraceError {
     /// The file could not be read.
-    #[error("cannot read '{path}': {source}; check that the path is right and the file is readable")]
+    #[error(
+        "cannot read '{path}': {source}; check that the path is right and the file is readable"
+    )]
     Read {
         /// The file.
         path: PathBuf,
@@ -21,7 +23,9 @@ pub enum TraceError {
         source: std::io::Error,
     },
     /// The file could not be written.
-    #[error("cannot write '{path}': {source}; check that the folder is writable and the disk has room")]
+    #[error(
+        "cannot write '{path}': {source}; check that the folder is writable and the disk has room"
+    )]
     Write {
         /// The file.
         path: PathBuf,
@@ -37,7 +41,9 @@ pub enum TraceError {
         column: usize,
     },
     /// The text is not JSON.
-    #[error("the trace file is not valid JSON at line {line}, column {column} ({detail}); {REEXPORT}")]
+    #[error(
+        "the trace file is not valid JSON at line {line}, column {column} ({detail}); {REEXPORT}"
+    )]
     Malformed {
         /// Line of the error.
         line: usize,

@@ -107,7 +107,11 @@ fn parse_typed<T: DeserializeOwned>(text: &str, expected: &'static str) -> Resul
             syntax_error(inner)
         } else {
             let detail = inner.to_string();
-            let detail = detail.split(" at line ").next().unwrap_or(&detail).to_owned();
+            let detail = detail
+                .split(" at line ")
+                .next()
+                .unwrap_or(&detail)
+                .to_owned();
             TraceError::FieldInvalid { path, detail }
         }
     })
@@ -142,7 +146,8 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TraceError> {
     let mut temp = tempfile::NamedTempFile::new_in(folder).map_err(write_error)?;
     temp.write_all(bytes).map_err(write_error)?;
     temp.as_file().sync_all().map_err(write_error)?;
-    temp.persist(path).map_err(|error| write_error(error.error))?;
+    temp.persist(path)
+        .map_err(|error| write_error(error.error))?;
     Ok(())
 }
 

@@ -91,7 +91,14 @@ impl Builder {
     }
 
     /// Records one op reading `parents`, inside `calls` (outermost first).
-    fn op(&mut self, kind: OpKind, layer_type: &str, parents: &[String], calls: &[String], params: Vec<String>) -> String {
+    fn op(
+        &mut self,
+        kind: OpKind,
+        layer_type: &str,
+        parents: &[String],
+        calls: &[String],
+        params: Vec<String>,
+    ) -> String {
         let type_index = {
             let count = self.type_counts.entry(layer_type.to_owned()).or_insert(0);
             *count += 1;
@@ -100,7 +107,10 @@ impl Builder {
         let (layer_label, step_index) = match kind {
             OpKind::Op => {
                 self.step += 1;
-                (format!("{layer_type}_{type_index}_{}", self.step), self.step)
+                (
+                    format!("{layer_type}_{type_index}_{}", self.step),
+                    self.step,
+                )
             }
             _ => (format!("{layer_type}_{type_index}"), 0),
         };
@@ -131,7 +141,11 @@ impl Builder {
             layer_label,
             kind,
             layer_type: layer_type.to_owned(),
-            func_name: if matches!(kind, OpKind::Op) { layer_type.to_owned() } else { "none".to_owned() },
+            func_name: if matches!(kind, OpKind::Op) {
+                layer_type.to_owned()
+            } else {
+                "none".to_owned()
+            },
             type_index,
             step_index,
             pass_index: 1,
@@ -165,7 +179,8 @@ impl Builder {
             buffer: None,
             condition: None,
             arm_entries: Vec::new(),
-            duration_s: matches!(kind, OpKind::Op).then_some(1.0e-5 * f64::from(step_index % 7 + 1)),
+            duration_s: matches!(kind, OpKind::Op)
+                .then_some(1.0e-5 * f64::from(step_index % 7 + 1)),
             flops: matches!(kind, OpKind::Op).then_some(2 * BATCH * WIDTH * WIDTH),
             call_sites: Vec::new(),
             saved_for_backward: None,
@@ -183,21 +198,43 @@ impl Builder {
 
     /// Marks `op` as the single-op output of the innermost call in `calls`.
     fn atomic(&mut self, op: &str, call: &str) {
-        let record = self.trace.ops.iter_mut().rev().find(|o| o.label == op).expect("op exists");
+        let record = self
+            .trace
+            .ops
+            .iter_mut()
+            .rev()
+            .find(|o| o.label == op)
+            .expect("op exists");
         record.is_atomic_module = true;
         record.output_of_calls.push(call.to_owned());
     }
 
     fn outputs(&mut self, call: &str, op: &str) {
-        let record = self.trace.module_calls.iter_mut().find(|c| c.label == call).expect("call exists");
+        let record = self
+            .trace
+            .module_calls
+            .iter_mut()
+            .find(|c| c.label == call)
+            .expect("call exists");
         record.output_ops.push(op.to_owned());
     }
 
     /// A module with a single linear op, called from within `outer` calls.
-    fn linear(&mut self, address: &str, class_name: &str, parent: &str, outer: &[String], input: &str, with_params: bool) -> String {
+    fn linear(
+        &mut self,
+        address: &str,
+        class_name: &str,
+        parent: &str,
+        outer: &[String],
+        input: &str,
+        with_params: bool,
+    ) -> String {
         self.module(address, class_name, Some(parent), 1);
         let params = if with_params {
-            vec![self.param(address, "weight", vec![WIDTH, WIDTH]), self.param(address, "bias", vec![WIDTH])]
+            vec![
+                self.param(address, "weight", vec![WIDTH, WIDTH]),
+                self.param(address, "bias", vec![WIDTH]),
+            ]
         } else {
             Vec::new()
         };
@@ -256,14 +293,28 @@ pub fn residual_stack(blocks: usize) -> Trace {
         builder.module(&block, "Block", Some("blocks"), 1);
         let block_call = builder.call(&block, None);
         let outer = [block_call.clone()];
-        let normed = builder.linear(&format!("{block}.norm"), "LayerNorm", &block, &outer, &x, true);
+        let normed = builder.linear(
+            &format!("{block}.norm"),
+            "LayerNorm",
+            &block,
+            &outer,
+            &x,
+            true,
+        );
         let mlp = format!("{block}.mlp");
         builder.module(&mlp, "MLP", Some(&block), 1);
         let mlp_call = builder.call(&mlp, Some(&block_call));
         let inner = [block_call.clone(), mlp_call.clone()];
         let hidden = builder.linear(&format!("{mlp}.fc1"), "Linear", &mlp, &inner, &normed, true);
         let activated = builder.linear(&format!("{mlp}.act"), "GELU", &mlp, &inner, &hidden, false);
-        let out = builder.linear(&format!("{mlp}.fc2"), "Linear", &mlp, &inner, &activated, true);
+        let out = builder.linear(
+            &format!("{mlp}.fc2"),
+            "Linear",
+            &mlp,
+            &inner,
+            &activated,
+            true,
+        );
         builder.outputs(&mlp_call, &out);
         let sum = builder.op(OpKind::Op, "add", &[x.clone(), out], &outer, Vec::new());
         builder.atomic(&sum, &block_call);
@@ -278,7 +329,11 @@ pub fn residual_stack(blocks: usize) -> Trace {
     trace.summary = TraceSummary {
         num_ops: ops.iter().filter(|op| op.kind == OpKind::Op).count() as u64,
         num_tensors: ops.len() as u64,
-        total_output_bytes: ops.iter().filter(|op| op.kind != OpKind::Output).filter_map(|op| op.bytes).sum(),
+        total_output_bytes: ops
+            .iter()
+            .filter(|op| op.kind != OpKind::Output)
+            .filter_map(|op| op.bytes)
+            .sum(),
         num_params: trace.params.iter().map(|p| p.numel).sum(),
         num_params_trainable: trace.params.iter().map(|p| p.numel).sum(),
         num_params_frozen: 0,

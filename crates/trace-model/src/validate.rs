@@ -93,13 +93,28 @@ pub(crate) fn validate_trace(trace: &Trace, prefix: &str) -> Result<()> {
     if let Some(edits) = &trace.edits {
         for (e, edit) in edits.edits.iter().enumerate() {
             for (s, site) in edit.sites.iter().enumerate() {
-                require(&ops, site, || format!("{prefix}edits.edits[{e}].sites[{s}]"), "op")?;
+                require(
+                    &ops,
+                    site,
+                    || format!("{prefix}edits.edits[{e}].sites[{s}]"),
+                    "op",
+                )?;
             }
         }
     }
     for (e, edge) in trace.conditional_branch_edges.iter().enumerate() {
-        require(&ops, &edge.parent, || format!("{prefix}conditional_branch_edges[{e}].parent"), "op")?;
-        require(&ops, &edge.child, || format!("{prefix}conditional_branch_edges[{e}].child"), "op")?;
+        require(
+            &ops,
+            &edge.parent,
+            || format!("{prefix}conditional_branch_edges[{e}].parent"),
+            "op",
+        )?;
+        require(
+            &ops,
+            &edge.child,
+            || format!("{prefix}conditional_branch_edges[{e}].child"),
+            "op",
+        )?;
     }
     Ok(())
 }
@@ -125,10 +140,20 @@ fn validate_modules(
     }
     for (m, module) in trace.modules.iter().enumerate() {
         if let Some(parent) = &module.parent {
-            require(modules, parent, || format!("{prefix}modules[{m}].parent"), "module")?;
+            require(
+                modules,
+                parent,
+                || format!("{prefix}modules[{m}].parent"),
+                "module",
+            )?;
         }
         for (c, child) in module.children.iter().enumerate() {
-            require(modules, child, || format!("{prefix}modules[{m}].children[{c}]"), "module")?;
+            require(
+                modules,
+                child,
+                || format!("{prefix}modules[{m}].children[{c}]"),
+                "module",
+            )?;
         }
         if module.num_params_trainable + module.num_params_frozen != module.num_params {
             return Err(TraceError::CountMismatch {
@@ -139,19 +164,44 @@ fn validate_modules(
         }
     }
     for (c, call) in trace.module_calls.iter().enumerate() {
-        require(modules, &call.address, || format!("{prefix}module_calls[{c}].address"), "module")?;
+        require(
+            modules,
+            &call.address,
+            || format!("{prefix}module_calls[{c}].address"),
+            "module",
+        )?;
         if let Some(parent) = &call.parent_call {
-            require(calls, parent, || format!("{prefix}module_calls[{c}].parent_call"), "module call")?;
+            require(
+                calls,
+                parent,
+                || format!("{prefix}module_calls[{c}].parent_call"),
+                "module call",
+            )?;
         }
         for (o, op) in call.ops.iter().enumerate() {
-            require(ops, op, || format!("{prefix}module_calls[{c}].ops[{o}]"), "op")?;
+            require(
+                ops,
+                op,
+                || format!("{prefix}module_calls[{c}].ops[{o}]"),
+                "op",
+            )?;
         }
         for (o, op) in call.output_ops.iter().enumerate() {
-            require(ops, op, || format!("{prefix}module_calls[{c}].output_ops[{o}]"), "op")?;
+            require(
+                ops,
+                op,
+                || format!("{prefix}module_calls[{c}].output_ops[{o}]"),
+                "op",
+            )?;
         }
     }
     for (p, param) in trace.params.iter().enumerate() {
-        require(modules, &param.module, || format!("{prefix}params[{p}].module"), "module")?;
+        require(
+            modules,
+            &param.module,
+            || format!("{prefix}params[{p}].module"),
+            "module",
+        )?;
         let numel: u64 = param.shape.iter().product();
         check_count(format!("{prefix}params[{p}].numel"), param.numel, numel)?;
     }
@@ -199,7 +249,10 @@ fn validate_ops(
             if !op.parents.contains(&slot.parent) {
                 return Err(TraceError::Inconsistent {
                     path,
-                    detail: format!("slot parent '{}' is not among the op's parents", slot.parent),
+                    detail: format!(
+                        "slot parent '{}' is not among the op's parents",
+                        slot.parent
+                    ),
                 });
             }
             if slot.arg.is_some() == slot.kwarg.is_some() {
@@ -210,10 +263,20 @@ fn validate_ops(
             }
         }
         for (m, call) in op.modules.iter().enumerate() {
-            require(calls, call, || here(&format!("modules[{m}]")), "module call")?;
+            require(
+                calls,
+                call,
+                || here(&format!("modules[{m}]")),
+                "module call",
+            )?;
         }
         for (m, call) in op.output_of_calls.iter().enumerate() {
-            require(calls, call, || here(&format!("output_of_calls[{m}]")), "module call")?;
+            require(
+                calls,
+                call,
+                || here(&format!("output_of_calls[{m}]")),
+                "module call",
+            )?;
         }
         for (p, param) in op.params.iter().enumerate() {
             require(params, param, || here(&format!("params[{p}]")), "parameter")?;
@@ -222,7 +285,10 @@ fn validate_ops(
             if !op.children.contains(&entry.child) {
                 return Err(TraceError::Inconsistent {
                     path: here(&format!("arm_entries[{a}].child")),
-                    detail: format!("branch arm child '{}' is not among the op's children", entry.child),
+                    detail: format!(
+                        "branch arm child '{}' is not among the op's children",
+                        entry.child
+                    ),
                 });
             }
             if let Some(id) = entry.conditional {
@@ -299,7 +365,11 @@ fn validate_acyclic(trace: &Trace, prefix: &str, ops: &HashMap<&str, usize>) -> 
 fn validate_counts(trace: &Trace, prefix: &str) -> Result<()> {
     let summary = &trace.summary;
     let path = |field: &str| format!("{prefix}summary.{field}");
-    check_count(path("num_tensors"), summary.num_tensors, trace.ops.len() as u64)?;
+    check_count(
+        path("num_tensors"),
+        summary.num_tensors,
+        trace.ops.len() as u64,
+    )?;
     let num_ops = trace.ops.iter().filter(|op| op.kind == OpKind::Op).count() as u64;
     check_count(path("num_ops"), summary.num_ops, num_ops)?;
     let output_bytes = trace
@@ -308,11 +378,19 @@ fn validate_counts(trace: &Trace, prefix: &str) -> Result<()> {
         .filter(|op| op.kind != OpKind::Output)
         .filter_map(|op| op.bytes)
         .sum();
-    check_count(path("total_output_bytes"), summary.total_output_bytes, output_bytes)?;
-    let sum = |keep: fn(&crate::ParamRecord) -> bool, value: fn(&crate::ParamRecord) -> u64| -> u64 {
-        trace.params.iter().filter(|p| keep(p)).map(value).sum()
-    };
-    check_count(path("num_params"), summary.num_params, sum(|_| true, |p| p.numel))?;
+    check_count(
+        path("total_output_bytes"),
+        summary.total_output_bytes,
+        output_bytes,
+    )?;
+    let sum = |keep: fn(&crate::ParamRecord) -> bool,
+               value: fn(&crate::ParamRecord) -> u64|
+     -> u64 { trace.params.iter().filter(|p| keep(p)).map(value).sum() };
+    check_count(
+        path("num_params"),
+        summary.num_params,
+        sum(|_| true, |p| p.numel),
+    )?;
     check_count(
         path("num_params_trainable"),
         summary.num_params_trainable,
@@ -323,7 +401,11 @@ fn validate_counts(trace: &Trace, prefix: &str) -> Result<()> {
         summary.num_params_frozen,
         sum(|p| !p.trainable, |p| p.numel),
     )?;
-    check_count(path("total_param_bytes"), summary.total_param_bytes, sum(|_| true, |p| p.bytes))
+    check_count(
+        path("total_param_bytes"),
+        summary.total_param_bytes,
+        sum(|_| true, |p| p.bytes),
+    )
 }
 
 fn validate_backward(trace: &Trace, prefix: &str, params: &HashMap<&str, usize>) -> Result<()> {
@@ -375,12 +457,22 @@ pub(crate) fn validate_bundle(bundle: &Bundle) -> Result<()> {
         |i| format!("members[{i}].name"),
         "member name",
     )?;
-    require(&members, &bundle.baseline, || "baseline".to_owned(), "bundle member")?;
+    require(
+        &members,
+        &bundle.baseline,
+        || "baseline".to_owned(),
+        "bundle member",
+    )?;
     for (m, member) in bundle.members.iter().enumerate() {
         validate_trace(&member.trace, &format!("members[{m}].trace."))?;
     }
     for (d, table) in bundle.deltas.iter().enumerate() {
-        require(&members, &table.member, || format!("deltas[{d}].member"), "bundle member")?;
+        require(
+            &members,
+            &table.member,
+            || format!("deltas[{d}].member"),
+            "bundle member",
+        )?;
         let trace = &bundle.members[members[table.member.as_str()]].trace;
         let labels: HashSet<&str> = trace.ops.iter().map(|op| op.label.as_str()).collect();
         for label in table.values.keys() {

@@ -20,7 +20,10 @@ fn assert_error(error: &TraceError, code: &str, fragments: &[&str]) {
     let message = error.to_string();
     assert_eq!(error.code(), code, "wrong code for: {message}");
     for fragment in fragments {
-        assert!(message.contains(fragment), "message lacks {fragment:?}: {message}");
+        assert!(
+            message.contains(fragment),
+            "message lacks {fragment:?}: {message}"
+        );
     }
 }
 
@@ -41,7 +44,11 @@ fn the_base_document_is_valid() {
 #[test]
 fn malformed_json_names_line_and_column() {
     let error = Trace::from_json("{\"format\": \"tl-trace\", \"version\": 1,, }").unwrap_err();
-    assert_error(&error, "trace_json_malformed", &["line 1, column 37", "re-export"]);
+    assert_error(
+        &error,
+        "trace_json_malformed",
+        &["line 1, column 37", "re-export"],
+    );
 }
 
 #[test]
@@ -53,14 +60,22 @@ fn truncated_file_is_called_truncated() {
 
 #[test]
 fn empty_file_is_truncated() {
-    assert_error(&Trace::from_json("").unwrap_err(), "trace_truncated", &["truncated"]);
+    assert_error(
+        &Trace::from_json("").unwrap_err(),
+        "trace_truncated",
+        &["truncated"],
+    );
 }
 
 #[test]
 fn other_format_is_named() {
     let mut document = base();
     document["format"] = json!("onnx");
-    assert_error(&load(&document), "trace_format_unknown", &["\"onnx\"", "tl-trace"]);
+    assert_error(
+        &load(&document),
+        "trace_format_unknown",
+        &["\"onnx\"", "tl-trace"],
+    );
 }
 
 #[test]
@@ -72,14 +87,22 @@ fn missing_format_is_reported() {
 
 #[test]
 fn a_json_array_is_not_a_trace() {
-    assert_error(&Trace::from_json("[1, 2]").unwrap_err(), "trace_format_unknown", &["not a JSON object"]);
+    assert_error(
+        &Trace::from_json("[1, 2]").unwrap_err(),
+        "trace_format_unknown",
+        &["not a JSON object"],
+    );
 }
 
 #[test]
 fn future_version_asks_for_an_upgrade() {
     let mut document = base();
     document["version"] = json!(2);
-    assert_error(&load(&document), "trace_version_unsupported", &["`version` is 2", "reads version 1", "upgrade"]);
+    assert_error(
+        &load(&document),
+        "trace_version_unsupported",
+        &["`version` is 2", "reads version 1", "upgrade"],
+    );
 }
 
 #[test]
@@ -87,28 +110,47 @@ fn wrong_field_type_names_the_json_path() {
     let mut document = base();
     let i = op_index(&document, "linear_1_3:1");
     document["ops"][i]["shape"] = json!("2x4");
-    assert_error(&load(&document), "trace_field_invalid", &[&format!("`ops[{i}].shape`"), "expected a sequence"]);
+    assert_error(
+        &load(&document),
+        "trace_field_invalid",
+        &[&format!("`ops[{i}].shape`"), "expected a sequence"],
+    );
 }
 
 #[test]
 fn missing_required_field_names_the_record() {
     let mut document = base();
-    document["ops"][0].as_object_mut().unwrap().remove("layer_label");
-    assert_error(&load(&document), "trace_field_invalid", &["`ops[0]`", "missing field `layer_label`"]);
+    document["ops"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("layer_label");
+    assert_error(
+        &load(&document),
+        "trace_field_invalid",
+        &["`ops[0]`", "missing field `layer_label`"],
+    );
 }
 
 #[test]
 fn unknown_field_is_refused() {
     let mut document = base();
     document["ops"][1]["shapee"] = json!([1]);
-    assert_error(&load(&document), "trace_field_invalid", &["`ops[1].shapee`", "unknown field `shapee`"]);
+    assert_error(
+        &load(&document),
+        "trace_field_invalid",
+        &["`ops[1].shapee`", "unknown field `shapee`"],
+    );
 }
 
 #[test]
 fn unknown_op_kind_lists_the_valid_ones() {
     let mut document = base();
     document["ops"][1]["kind"] = json!("tensor");
-    assert_error(&load(&document), "trace_field_invalid", &["`ops[1].kind`", "`input`, `output`, `buffer`, `op`"]);
+    assert_error(
+        &load(&document),
+        "trace_field_invalid",
+        &["`ops[1].kind`", "`input`, `output`, `buffer`, `op`"],
+    );
 }
 
 #[test]
@@ -130,11 +172,17 @@ fn parents_and_children_must_agree() {
     let linear = op_index(&document, "linear_1_3:1");
     let relu = op_index(&document, "relu_1_4:1");
     document["ops"][relu]["parents"] = json!(["input_1:1"]);
-    document["ops"][relu].as_object_mut().unwrap().remove("arg_slots");
+    document["ops"][relu]
+        .as_object_mut()
+        .unwrap()
+        .remove("arg_slots");
     assert_error(
         &load(&document),
         "trace_inconsistent",
-        &[&format!("`ops[{linear}].children[0]`"), "does not list it as a parent"],
+        &[
+            &format!("`ops[{linear}].children[0]`"),
+            "does not list it as a parent",
+        ],
     );
 }
 
@@ -143,7 +191,11 @@ fn dangling_module_call_is_named() {
     let mut document = base();
     let i = op_index(&document, "linear_1_3:1");
     document["ops"][i]["modules"] = json!(["ghost:1"]);
-    assert_error(&load(&document), "trace_reference_dangling", &["module call 'ghost:1'"]);
+    assert_error(
+        &load(&document),
+        "trace_reference_dangling",
+        &["module call 'ghost:1'"],
+    );
 }
 
 #[test]
@@ -151,7 +203,11 @@ fn dangling_parameter_is_named() {
     let mut document = base();
     let i = op_index(&document, "linear_1_3:1");
     document["ops"][i]["params"] = json!(["pos.weigth"]);
-    assert_error(&load(&document), "trace_reference_dangling", &[&format!("`ops[{i}].params[0]`"), "parameter 'pos.weigth'"]);
+    assert_error(
+        &load(&document),
+        "trace_reference_dangling",
+        &[&format!("`ops[{i}].params[0]`"), "parameter 'pos.weigth'"],
+    );
 }
 
 #[test]
@@ -159,7 +215,11 @@ fn duplicate_op_label_is_refused() {
     let mut document = base();
     let copy = document["ops"][1]["label"].clone();
     document["ops"][2]["label"] = copy;
-    assert_error(&load(&document), "trace_label_duplicate", &["`ops[2].label`", "op label 'mean_1_1:1'"]);
+    assert_error(
+        &load(&document),
+        "trace_label_duplicate",
+        &["`ops[2].label`", "op label 'mean_1_1:1'"],
+    );
 }
 
 #[test]
@@ -168,23 +228,41 @@ fn cycle_is_refused() {
     // relu -> linear closes linear -> relu into a loop.
     let linear = op_index(&document, "linear_1_3:1");
     let relu = op_index(&document, "relu_1_4:1");
-    document["ops"][relu]["children"].as_array_mut().unwrap().push(json!("linear_1_3:1"));
-    document["ops"][linear]["parents"].as_array_mut().unwrap().push(json!("relu_1_4:1"));
-    assert_error(&load(&document), "trace_graph_cyclic", &["cycle", "cannot feed an op its own output"]);
+    document["ops"][relu]["children"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!("linear_1_3:1"));
+    document["ops"][linear]["parents"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!("relu_1_4:1"));
+    assert_error(
+        &load(&document),
+        "trace_graph_cyclic",
+        &["cycle", "cannot feed an op its own output"],
+    );
 }
 
 #[test]
 fn count_mismatch_names_the_count() {
     let mut document = base();
     document["summary"]["num_ops"] = json!(99);
-    assert_error(&load(&document), "trace_count_mismatch", &["`summary.num_ops` says 99", "add up to 4"]);
+    assert_error(
+        &load(&document),
+        "trace_count_mismatch",
+        &["`summary.num_ops` says 99", "add up to 4"],
+    );
 }
 
 #[test]
 fn parameter_totals_are_checked() {
     let mut document = base();
     document["summary"]["num_params_frozen"] = json!(1);
-    assert_error(&load(&document), "trace_count_mismatch", &["`summary.num_params_frozen`"]);
+    assert_error(
+        &load(&document),
+        "trace_count_mismatch",
+        &["`summary.num_params_frozen`"],
+    );
 }
 
 #[test]
@@ -192,21 +270,39 @@ fn argument_slot_needs_exactly_one_position() {
     let mut document = base();
     let i = op_index(&document, "relu_1_4:1");
     document["ops"][i]["arg_slots"][0]["kwarg"] = json!("input");
-    assert_error(&load(&document), "trace_inconsistent", &[&format!("`ops[{i}].arg_slots[0]`"), "exactly one of `arg` and `kwarg`"]);
+    assert_error(
+        &load(&document),
+        "trace_inconsistent",
+        &[
+            &format!("`ops[{i}].arg_slots[0]`"),
+            "exactly one of `arg` and `kwarg`",
+        ],
+    );
 }
 
 #[test]
 fn two_roots_are_refused() {
     let mut document = base();
-    document["modules"][1].as_object_mut().unwrap().remove("parent");
-    assert_error(&load(&document), "trace_inconsistent", &["`modules`", "exactly one module"]);
+    document["modules"][1]
+        .as_object_mut()
+        .unwrap()
+        .remove("parent");
+    assert_error(
+        &load(&document),
+        "trace_inconsistent",
+        &["`modules`", "exactly one module"],
+    );
 }
 
 #[test]
 fn pass_zero_is_refused() {
     let mut document = base();
     document["ops"][0]["pass_index"] = json!(0);
-    assert_error(&load(&document), "trace_inconsistent", &["`ops[0].pass_index`", "passes count from 1"]);
+    assert_error(
+        &load(&document),
+        "trace_inconsistent",
+        &["`ops[0].pass_index`", "passes count from 1"],
+    );
 }
 
 #[test]
@@ -222,7 +318,11 @@ fn names_with_markup_characters_are_plain_data() {
 #[test]
 fn missing_file_names_the_path() {
     let error = Trace::load("no/such/trace.json").unwrap_err();
-    assert_error(&error, "trace_read_failed", &["no/such/trace.json", "check that the path is right"]);
+    assert_error(
+        &error,
+        "trace_read_failed",
+        &["no/such/trace.json", "check that the path is right"],
+    );
 }
 
 #[test]
@@ -230,7 +330,11 @@ fn bundle_errors_carry_the_member_path() {
     let mut document: Value = serde_json::from_str(BUNDLE).unwrap();
     document["members"][1]["trace"]["ops"][1]["parents"] = json!(["nowhere:1"]);
     let error = Bundle::from_json(&document.to_string()).unwrap_err();
-    assert_error(&error, "trace_reference_dangling", &["`members[1].trace.ops[1].parents[0]`"]);
+    assert_error(
+        &error,
+        "trace_reference_dangling",
+        &["`members[1].trace.ops[1].parents[0]`"],
+    );
 }
 
 #[test]
@@ -238,13 +342,21 @@ fn bundle_baseline_must_be_a_member() {
     let mut document: Value = serde_json::from_str(BUNDLE).unwrap();
     document["baseline"] = json!("dirty");
     let error = Bundle::from_json(&document.to_string()).unwrap_err();
-    assert_error(&error, "trace_reference_dangling", &["`baseline`", "bundle member 'dirty'"]);
+    assert_error(
+        &error,
+        "trace_reference_dangling",
+        &["`baseline`", "bundle member 'dirty'"],
+    );
 }
 
 #[test]
 fn a_trace_is_not_a_bundle() {
     let error = Bundle::from_json(BASE).unwrap_err();
-    assert_error(&error, "trace_format_unknown", &["\"tl-trace\"", "tl-bundle"]);
+    assert_error(
+        &error,
+        "trace_format_unknown",
+        &["\"tl-trace\"", "tl-bundle"],
+    );
 }
 
 #[test]
