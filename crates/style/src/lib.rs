@@ -1,9 +1,22 @@
-//! Styling of drawings: number and text formats, and (as later issues fill it) themes,
-//! fills, shapes, colour and size channels, legends and header text.
+//! Styling of drawings: what each drawn node, arrow and cluster reads and looks like.
 //!
-//! It sits after `tl-collapse` in the pipeline and before `tl-dot-emit`; it never lays out
-//! or paints anything. This first part owns the text formats every row and header uses
-//! (drawing-spec section 2.3): shapes in tuple notation, binary byte sizes, compact counts,
-//! durations, FLOPs, compact integer ranges and scalar values.
+//! It takes a [`tl_collapse::VisibleGraph`] (what is drawn) and produces a
+//! [`StyledGraph`] (rows, shapes, fills, borders, arrow labels, clusters, header, key) for
+//! `tl-dot-emit`. It never lays out or paints anything. It owns the text formats of rows and
+//! headers (drawing-spec 2.3), the argument row rules (2.4), themes read from the data
+//! files in `themes/`, and the forward drawing's node rules (2.2-2.13, 4.3-4.11).
+//!
+//! Invariants: styling is a pure function of the trace, the visible graph, the options and
+//! the theme; node and edge order follow the visible graph, so output is deterministic.
 
+pub mod args;
 pub mod format;
+mod forward;
+mod graph;
+mod options;
+mod theme;
+
+pub use forward::{header, style_forward};
+pub use graph::*;
+pub use options::{Direction, LabelField, NodeStyle, StyleOptions};
+pub use theme::{RoleColors, Theme};

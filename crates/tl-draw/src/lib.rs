@@ -1,15 +1,27 @@
 //! tl-draw: TorchLens's model-graph drawing in Rust. This facade wires the pipeline
-//! `tl-trace-model -> tl-collapse -> tl-style -> tl-dot-emit -> layout -> tl-render-cairo`
-//! and is what applications depend on; each stage is also usable on its own.
+//! `tl-trace-model -> tl-collapse -> tl-style -> tl-dot-emit -> layout -> render` and is
+//! what applications depend on; each stage is also usable on its own.
 //!
 //! ```no_run
-//! use tl_draw::Trace;
+//! use tl_draw::{draw, DrawOptions, Trace};
 //!
 //! let trace = Trace::load("fixtures/convnet.json")?;
-//! println!("{}", tl_draw::summary(&trace));
-//! # Ok::<(), tl_draw::TraceError>(())
+//! let drawing = draw(&trace, &DrawOptions::default().depth(2))?;
+//! println!("{}", drawing.dot);
+//! drawing.write("convnet.svg", None)?;
+//! # Ok::<(), tl_draw::DrawError>(())
 //! ```
 
+mod draw;
+mod error;
+mod layout;
+pub mod options;
+
+pub use draw::{draw, output_target, Drawing, OutputFormat};
+pub use error::DrawError;
+pub use options::{Collapse, DrawOptions, GraphKind, LayoutEngine};
+pub use tl_collapse::BufferVisibility;
+pub use tl_style::{Direction, LabelField, NodeStyle};
 pub use tl_trace_model::{Bundle, OpKind, OpRecord, Trace, TraceError};
 
 use tl_style::format;
@@ -18,24 +30,13 @@ use tl_style::format;
 /// `ConvNet: 12 operations (19.4 KB of outputs), 1.61K parameters, all trainable`.
 pub fn summary(trace: &Trace) -> String {
     let counts = &trace.summary;
-    let params = if counts.num_params_frozen == 0 {
-        format!(
-            "{} parameters, all trainable",
-            format::compact_count(counts.num_params)
-        )
-    } else if counts.num_params_trainable == 0 {
-        format!(
-            "{} parameters, all frozen",
-            format::compact_count(counts.num_params)
-        )
-    } else {
-        format!(
-            "{} parameters ({} trainable, {} frozen)",
-            format::compact_count(counts.num_params),
-            format::compact_count(counts.num_params_trainable),
-            format::compact_count(counts.num_params_frozen)
-        )
-    };
+    let params = tl_style::header(
+        trace,
+        &tl_collapse::visible_graph(trace, &Default::default()),
+    )
+    .pop()
+    .map(|row| row.text)
+    .unwrap_or_default();
     format!(
         "{}: {} operations ({} of outputs), {params}",
         trace.model.class_name,

@@ -1,12 +1,18 @@
 //! The `tl-draw` command-line program.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
-use tl_draw::{Bundle, Trace, TraceError};
+use clap::{Args, Parser, Subcommand};
+use tl_draw::options::{
+    parse_direction, parse_label_field, parse_node_style, parse_show_buffers, parse_theme,
+    parse_view,
+};
+use tl_draw::{
+    draw, Bundle, Collapse, DrawError, DrawOptions, GraphKind, LayoutEngine, Trace, TraceError,
+};
 
-/// Draw TorchLens traces (exported with the tl_export Python adapter).
+/// Draw TorchLens traces (exported with the tl_export Python adapter) as PDF, PNG, SVG or DOT.
 #[derive(Parser)]
 #[command(name = "tl-draw", version, about)]
 struct Cli {
@@ -16,6 +22,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Draw a trace.
+    Draw(Box<DrawArgs>),
     /// Validate trace or bundle files and print what each holds.
     Check {
         /// Trace (`tl-trace`) or bundle (`tl-bundle`) JSON files.
@@ -24,21 +32,170 @@ enum Command {
     },
 }
 
-fn check(path: &PathBuf) -> Result<String, TraceError> {
+/// Every option of the user guide's `trace.draw()`, spelt as a flag.
+#[derive(Args)]
+struct DrawArgs {
+    /// The trace JSON file.
+    trace: PathBuf,
+    /// Output path; the extension picks the format (pdf, png, svg, dot). Default: the
+    /// trace's name with .pdf, in the current folder.
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Output format, overriding the extension: pdf, png, svg or dot.
+    #[arg(long, value_name = "FORMAT")]
+    file_format: Option<String>,
+    /// Dots per inch of raster (PNG) output.
+    #[arg(long)]
+    dpi: Option<f64>,
+    /// A ready-made view: debug, speed, memory, compute, transformer, sequence, interventions.
+    #[arg(long)]
+    view: Option<String>,
+    /// Which graph: forward, backward or combined.
+    #[arg(long, default_value = "forward")]
+    graph: String,
+    /// Module levels drawn open; deeper modules become one 3-D box each (0: never box).
+    #[arg(long, default_value_t = 1000)]
+    depth: u32,
+    /// How much to fold: none, auto, max, or a level from 0.0 to 1.0.
+    #[arg(long, default_value = "none")]
+    collapse: String,
+    /// Fold runs of identical modules: true or false (default: the collapse mode decides).
+    #[arg(long, value_name = "BOOL")]
+    fold_repeats: Option<bool>,
+    /// Draw only the inside of this module (its address, e.g. blocks.1).
+    #[arg(long)]
+    module: Option<String>,
+    /// One node per layer, loops drawn as loops.
+    #[arg(long)]
+    rolled: bool,
+    /// Flow direction: bottomup, topdown, leftright or rightleft.
+    #[arg(long)]
+    direction: Option<String>,
+    /// Node style: default or profiling (adds t=, out=, call=, fn= rows).
+    #[arg(long, default_value = "default")]
+    node_style: String,
+    /// Rows to show instead of the default ones, comma separated (name, type, shape, dtype,
+    /// memory, module, params, pass, flops, time).
+    #[arg(long, value_delimiter = ',', value_name = "FIELDS")]
+    node_label_fields: Option<Vec<String>>,
+    /// Colour theme: torchlens, paper, dark, colorblind or high_contrast.
+    #[arg(long, default_value = "torchlens")]
+    theme: String,
+    /// Buffers: never, meaningful or always.
+    #[arg(long, default_value = "meaningful")]
+    show_buffers: String,
+    /// Draw the key: true or false (default: automatic).
+    #[arg(long, value_name = "BOOL")]
+    show_legend: Option<bool>,
+    /// Colour nodes by a value: time, bytes, flops, magnitude, grad_norm or a record field.
+    #[arg(long)]
+    color_by: Option<String>,
+    /// Scale nodes by a value: the color_by sources and dims.
+    #[arg(long)]
+    size_by: Option<String>,
+    /// How size values map to area.
+    #[arg(long)]
+    size_scale: Option<String>,
+    /// Shade everything downstream of an edit.
+    #[arg(long)]
+    show_cone: bool,
+    /// Add a row with the tensors each operation kept for the backward pass.
+    #[arg(long)]
+    show_saved_for_backward: bool,
+    /// Show arguments the node's shapes already imply.
+    #[arg(long)]
+    show_redundant_args: bool,
+    /// Write each tensor's shape on its arrow.
+    #[arg(long)]
+    show_edge_shapes: bool,
+    /// Backward drawings: module and parameter rows.
+    #[arg(long)]
+    show_module_paths: bool,
+    /// Backward drawings: gradient norm and largest absolute value.
+    #[arg(long)]
+    show_grad_values: bool,
+    /// Layout engine: embedded (graphviz-pure, the default) or dot (the system's Graphviz).
+    #[arg(long, default_value = "embedded")]
+    layout_engine: String,
+}
+
+impl DrawArgs {
+    fn options(&self) -> Result<DrawOptions, DrawError> {
+        let mut options = DrawOptions::default()
+            .graph(GraphKind::parse(&self.graph)?)
+            .depth(self.depth)
+            .collapse(Collapse::parse(&self.collapse)?)
+            .fold_repeats(self.fold_repeats)
+            .rolled(self.rolled)
+            .node_style(parse_node_style(&self.node_style)?)
+            .theme(&parse_theme(&self.theme)?)
+            .show_buffers(parse_show_buffers(&self.show_buffers)?)
+            .show_legend(self.show_legend)
+            .show_cone(self.show_cone)
+            .show_saved_for_backward(self.show_saved_for_backward)
+            .show_redundant_args(self.show_redundant_args)
+            .show_edge_shapes(self.show_edge_shapes)
+            .show_module_paths(self.show_module_paths)
+            .show_grad_values(self.show_grad_values)
+            .layout_engine(LayoutEngine::parse(&self.layout_engine)?);
+        if let Some(direction) = &self.direction {
+            options = options.direction(parse_direction(direction)?);
+        }
+        if let Some(fields) = &self.node_label_fields {
+            let fields = fields
+                .iter()
+                .map(|f| parse_label_field(f.trim()))
+                .collect::<Result<Vec<_>, _>>()?;
+            options = options.node_label_fields(fields);
+        }
+        if let Some(view) = &self.view {
+            options = options.view(&parse_view(view)?);
+        }
+        if let Some(module) = &self.module {
+            options = options.module(module);
+        }
+        if let Some(format) = &self.file_format {
+            options = options.file_format(format);
+        }
+        if let Some(dpi) = self.dpi {
+            options = options.dpi(dpi);
+        }
+        if let Some(source) = &self.color_by {
+            options = options.color_by(source);
+        }
+        if let Some(source) = &self.size_by {
+            options = options.size_by(source);
+        }
+        options.size_scale = self.size_scale.clone();
+        Ok(options)
+    }
+
+    fn run(&self) -> Result<PathBuf, DrawError> {
+        let options = self.options()?;
+        let trace = Trace::load(&self.trace)?;
+        let output = self.output.clone().unwrap_or_else(|| {
+            let stem = self.trace.file_stem().unwrap_or_default();
+            Path::new(stem).with_extension("pdf")
+        });
+        let drawing = draw(&trace, &options)?;
+        drawing.write(&output, options.file_format.as_deref())
+    }
+}
+
+fn check(path: &Path) -> Result<String, TraceError> {
     let text = std::fs::read_to_string(path).map_err(|source| TraceError::Read {
-        path: path.clone(),
+        path: path.to_owned(),
         source,
     })?;
     if text.contains("\"format\": \"tl-bundle\"") {
         let bundle = Bundle::from_json(&text)?;
         let names: Vec<&str> = bundle.members.iter().map(|m| m.name.as_str()).collect();
-        let first = &bundle.members[0].trace;
         Ok(format!(
             "bundle of {} members ({}), baseline {}; {}",
             names.len(),
             names.join(", "),
             bundle.baseline,
-            tl_draw::summary(first)
+            tl_draw::summary(&bundle.members[0].trace)
         ))
     } else {
         Ok(tl_draw::summary(&Trace::from_json(&text)?))
@@ -46,8 +203,17 @@ fn check(path: &PathBuf) -> Result<String, TraceError> {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match cli.command {
+    match Cli::parse().command {
+        Command::Draw(args) => match args.run() {
+            Ok(path) => {
+                println!("{}", path.display());
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                eprintln!("error[{}]: {error}", error.code());
+                ExitCode::FAILURE
+            }
+        },
         Command::Check { files } => {
             let mut failed = false;
             for path in &files {

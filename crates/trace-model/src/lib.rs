@@ -144,6 +144,14 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TraceError> {
     };
     std::fs::create_dir_all(folder).map_err(write_error)?;
     let mut temp = tempfile::NamedTempFile::new_in(folder).map_err(write_error)?;
+    // A temporary file is private (0600); the result should read like any other file.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        temp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o644))
+            .map_err(write_error)?;
+    }
     temp.write_all(bytes).map_err(write_error)?;
     temp.as_file().sync_all().map_err(write_error)?;
     temp.persist(path)

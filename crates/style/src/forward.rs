@@ -1,0 +1,917 @@
+//! Styling of the forward drawing: node rows, shapes, fills and borders, arrow labels,
+//! module clusters, the header and the key (drawing-spec sections 2 and 4.3-4.11).
+
+use std::collections::{HashMap, HashSet};
+
+use tl_collapse::{BufferVisibility, ModuleBox, NodeKind, VisibleGraph};
+use tl_trace_model::{ArmKind, ConditionKind, OpKind, OpRecord, ScalarValue, Trace};
+
+use crate::args::argument_row;
+use crate::format;
+use crate::graph::*;
+use crate::options::{LabelField, NodeStyle, StyleOptions};
+use crate::theme::Theme;
+
+/// Op types whose operands can be swapped: their arrows carry no `arg k` labels.
+const COMMUTATIVE: [&str; 4] = ["add", "mul", "eq", "ne"];
+
+/// From this many drawn parents on, argument labels move to the arrow's middle.
+const MIDPOINT_LABEL_PARENTS: usize = 4;
+
+/// Lookup tables over one trace, built once per drawing.
+struct Index<'t> {
+    trace: &'t Trace,
+    ops: HashMap<&'t str, usize>,
+    calls: HashMap<&'t str, usize>,
+    modules: HashMap<&'t str, usize>,
+    params: HashMap<&'t str, usize>,
+    buffer_versions: HashMap<&'t str, u32>,
+    /// Deepest module depth below the root, minus one (drawing-spec 2.10).
+    deepest: u32,
+}
+
+impl<'t> Index<'t> {
+    fn new(trace: &'t Trace) -> Index<'t> {
+        let mut buffer_versions = HashMap::new();
+        for op in &trace.ops {
+            if let Some(buffer) = &op.buffer {
+                let count = buffer_versions.entry(buffer.address.as_str()).or_insert(0);
+                *count = (*count).max(buffer.version);
+            }
+        }
+        Index {
+            trace,
+            ops: trace
+                .ops
+                .iter()
+                .enumerate()
+                .map(|(i, op)| (op.label.as_str(), i))
+                .collect(),
+            calls: trace
+                .module_calls
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (c.label.as_str(), i))
+                .collect(),
+            modules: trace
+                .modules
+                .iter()
+                .enumerate()
+                .map(|(i, m)| (m.address.as_str(), i))
+                .collect(),
+            params: trace
+                .params
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (p.address.as_str(), i))
+                .collect(),
+            buffer_versions,
+            deepest: trace
+                .modules
+                .iter()
+                .map(|m| m.depth)
+                .max()
+                .unwrap_or(0)
+                .saturating_sub(1),
+        }
+    }
+
+    fn op(&self, label: &str) -> &'t OpRecord {
+        &self.trace.ops[self.ops[label]]
+    }
+
+    fn module_of_call(&self, call: usize) -> &'t tl_trace_model::ModuleRecord {
+        &self.trace.modules[self.modules[self.trace.module_calls[call].address.as_str()]]
+    }
+
+    /// `@features.0`, or `@rec:2` when the module ran more than once.
+    fn call_address(&self, call: usize) -> String {
+        let record = &self.trace.module_calls[call];
+        if self.module_of_call(call).num_calls > 1 {
+            format!("@{}:{}", record.address, record.call_index)
+        } else {
+            format!("@{}", record.address)
+        }
+    }
+
+    /// Trainable and frozen parameter elements used by these parameter addresses.
+    fn param_split<'a>(&self, addresses: impl Iterator<Item = &'a String>) -> (u64, u64) {
+        addresses.fold((0, 0), |(trainable, frozen), address| {
+            let param = &self.trace.params[self.params[address.as_str()]];
+            if param.trainable {
+                (trainable + param.numel, frozen)
+            } else {
+                (trainable, frozen + param.numel)
+            }
+        })
+    }
+}
+
+/// What kind of fill a node gets, before theming.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Role {
+    Plain,
+    Input,
+    Output,
+    Condition,
+    Trainable,
+    Frozen,
+    Mixed,
+}
+
+impl Role {
+    fn from_params(trainable: u64, frozen: u64) -> Role {
+        match (trainable > 0, frozen > 0) {
+            (false, false) => Role::Plain,
+            (true, false) => Role::Trainable,
+            (false, true) => Role::Frozen,
+            (true, true) => Role::Mixed,
+        }
+    }
+
+    fn fill(self, theme: &Theme) -> Fill {
+        let roles = &theme.roles;
+        match self {
+            Role::Plain => Fill::Solid(theme.node_fill.clone()),
+            Role::Input => Fill::Solid(roles.input.clone()),
+            Role::Output => Fill::Solid(roles.output.clone()),
+            Role::Condition => Fill::Solid(roles.boolean.clone()),
+            Role::Trainable => Fill::Solid(roles.params_trainable.clone()),
+            Role::Frozen => Fill::Solid(roles.params_frozen.clone()),
+            Role::Mixed => {
+                Fill::Gradient(roles.params_trainable.clone(), roles.params_frozen.clone())
+            }
+        }
+    }
+
+    fn legend_text(self) -> &'static str {
+        match self {
+            Role::Plain => "operation",
+            Role::Input => "model input",
+            Role::Output => "model output",
+            Role::Condition => "condition of an if (IF: TRUE / IF: FALSE)",
+            Role::Trainable => "uses trainable parameters",
+            Role::Frozen => "uses frozen parameters [in square brackets]",
+            Role::Mixed => "uses trainable and frozen parameters",
+        }
+    }
+}
+
+/// Builds the styled forward drawing of what `visible` shows.
+pub fn style_forward(
+    trace: &Trace,
+    visible: &VisibleGraph,
+    options: &StyleOptions,
+    theme: &Theme,
+) -> StyledGraph {
+    let index = Index::new(trace);
+    let mut used = Used::default();
+    let mut nodes: Vec<StyledNode> = visible
+        .nodes
+        .iter()
+        .map(|node| match &node.kind {
+            NodeKind::Op(op) => op_node(&index, visible, *op, options, theme, &mut used),
+            NodeKind::ModuleBox(module_box) => {
+                box_node(&index, visible, module_box, options, theme, &mut used)
+            }
+        })
+        .collect();
+    for (styled, node) in nodes.iter_mut().zip(&visible.nodes) {
+        styled.cluster = node.cluster;
+    }
+    let edges = visible
+        .edges
+        .iter()
+        .map(|edge| styled_edge(&index, visible, edge, &nodes))
+        .collect();
+    let clusters = visible
+        .clusters
+        .iter()
+        .enumerate()
+        .map(|(position, cluster)| {
+            styled_cluster(
+                &index,
+                visible,
+                position,
+                cluster.call,
+                cluster.parent,
+                &nodes,
+                theme,
+            )
+        })
+        .collect();
+    let sink = visible
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, node)| matches!(node.kind, NodeKind::Op(op) if trace.ops[op].kind == OpKind::Output))
+        .map(|(position, _)| position)
+        .collect();
+    let legend = (options.show_legend == Some(true)).then(|| used.legend(theme));
+    StyledGraph {
+        name: trace.model.class_name.clone(),
+        comment: "Computational graph for the feedforward sweep".to_owned(),
+        style: GraphStyle {
+            rankdir: options.direction.rankdir(),
+            page: theme.page.clone(),
+            font: theme.font.clone(),
+            font_color: theme.font_color.clone(),
+            edge_color: theme.edge_color.clone(),
+            edge_font_color: theme.edge_font_color.clone(),
+        },
+        header: header(trace, visible),
+        nodes,
+        edges,
+        clusters,
+        sink,
+        legend,
+    }
+}
+
+/// The header block: model name, whole-network operation count and output size (with the
+/// operations hidden with the buffers disclosed), parameter count.
+pub fn header(trace: &Trace, visible: &VisibleGraph) -> Vec<Row> {
+    let summary = &trace.summary;
+    let hidden_ops = trace
+        .ops
+        .iter()
+        .zip(&visible.hidden)
+        .filter(|(op, &hidden)| hidden && op.kind == OpKind::Op)
+        .count();
+    let noun = if summary.num_ops == 1 {
+        "operation"
+    } else {
+        "operations"
+    };
+    let hidden_note = match hidden_ops {
+        0 => String::new(),
+        n => format!("; {n} hidden with the buffers"),
+    };
+    let ops_line = format!(
+        "{} {noun} ({} of outputs{hidden_note})",
+        format::compact_count(summary.num_ops),
+        format::bytes(summary.total_output_bytes)
+    );
+    let params = format::compact_count(summary.num_params);
+    let noun = if summary.num_params == 1 {
+        "parameter"
+    } else {
+        "parameters"
+    };
+    let params_line = match (summary.num_params_trainable, summary.num_params_frozen) {
+        (0, 0) => "no parameters".to_owned(),
+        (_, 0) => format!("{params} {noun}, all trainable"),
+        (0, _) => format!("{params} {noun}, all frozen"),
+        (trainable, frozen) => format!(
+            "{params} {noun} ({} trainable, {} frozen)",
+            format::compact_count(trainable),
+            format::compact_count(frozen)
+        ),
+    };
+    vec![
+        Row::bold(trace.model.class_name.clone()),
+        Row::plain(ops_line),
+        Row::plain(params_line),
+    ]
+}
+
+/// The fills, shapes and marks a drawing uses, for its key.
+#[derive(Default)]
+struct Used {
+    roles: Vec<Role>,
+    ovals: bool,
+    rectangles: bool,
+    double_borders: bool,
+    cylinders: bool,
+    boxes: bool,
+    dashed: bool,
+}
+
+impl Used {
+    fn role(&mut self, role: Role) {
+        if !self.roles.contains(&role) {
+            self.roles.push(role);
+        }
+    }
+
+    fn legend(&self, theme: &Theme) -> Legend {
+        let mut entries = Vec::new();
+        let order = [
+            Role::Input,
+            Role::Output,
+            Role::Condition,
+            Role::Trainable,
+            Role::Frozen,
+            Role::Mixed,
+        ];
+        for role in order.into_iter().filter(|role| self.roles.contains(role)) {
+            entries.push(LegendEntry {
+                swatch: Some(role.fill(theme)),
+                text: role.legend_text().to_owned(),
+            });
+        }
+        let shapes = [
+            (self.ovals, "ellipse: an operation"),
+            (self.rectangles, "rectangle: a module call's whole work"),
+            (
+                self.double_borders,
+                "double border: also reads hidden buffers",
+            ),
+            (self.cylinders, "cylinder: a buffer version"),
+            (self.boxes, "3-D box: a whole module"),
+            (self.dashed, "dashed: computed without any model input"),
+        ];
+        for (_, text) in shapes.into_iter().filter(|(used, _)| *used) {
+            entries.push(LegendEntry {
+                swatch: None,
+                text: text.to_owned(),
+            });
+        }
+        Legend {
+            title: "Key".to_owned(),
+            entries,
+            ink: theme.node_border.clone(),
+            fill: theme.page.clone(),
+        }
+    }
+}
+
+/// Graphviz id of an op node: its label with `:` spelled `pass` (`relu_1_2pass1`).
+fn op_node_id(op: &OpRecord) -> String {
+    op.label.replace(':', "pass")
+}
+
+/// The name drawn on a node: the key users type to read the record back.
+fn display_name(op: &OpRecord) -> String {
+    if op.num_passes > 1 {
+        op.label.clone()
+    } else {
+        op.layer_label.clone()
+    }
+}
+
+fn shape_row(op: &OpRecord) -> Option<String> {
+    let shape = op.shape.as_ref()?;
+    let shape_text = if shape.is_empty() {
+        "scalar".to_owned()
+    } else {
+        format::shape(shape)
+    };
+    Some(match op.bytes {
+        Some(bytes) => format!("{shape_text}, {}", format::bytes(bytes)),
+        None => shape_text,
+    })
+}
+
+fn value_row(op: &OpRecord) -> Option<String> {
+    match (op.shape.as_deref(), op.value) {
+        (Some([]), Some(ScalarValue::Bool(value))) => {
+            Some(format!("= {}", if value { "True" } else { "False" }))
+        }
+        (Some([]), Some(ScalarValue::Number(value))) => {
+            Some(format!("= {}", format::scalar(value)))
+        }
+        _ => None,
+    }
+}
+
+fn params_row(index: &Index<'_>, op: &OpRecord) -> Option<String> {
+    if op.params.is_empty() {
+        return None;
+    }
+    let items: Vec<String> = op
+        .params
+        .iter()
+        .map(|address| {
+            let param = &index.trace.params[index.params[address.as_str()]];
+            let shape = format::shape(&param.shape);
+            let shape = if param.trainable {
+                shape
+            } else {
+                format!("[{}]", &shape[1..shape.len() - 1])
+            };
+            format!("{} {shape}", param.name)
+        })
+        .collect();
+    Some(format!("params: {}", items.join(" \u{b7} ")))
+}
+
+fn saved_row(op: &OpRecord) -> Option<String> {
+    let saved = op
+        .saved_for_backward
+        .as_ref()
+        .filter(|saved| saved.count > 0)?;
+    let noun = if saved.count == 1 {
+        "tensor"
+    } else {
+        "tensors"
+    };
+    Some(match saved.bytes {
+        Some(bytes) => format!(
+            "saved for backward: {} {noun}, {}",
+            saved.count,
+            format::bytes(bytes)
+        ),
+        None => format!("saved for backward: {} {noun}", saved.count),
+    })
+}
+
+fn profiling_rows(op: &OpRecord) -> Vec<Row> {
+    let mut rows = vec![Row::plain(format!(
+        "t={}",
+        format::duration_two_decimals(op.duration_s.unwrap_or(0.0))
+    ))];
+    if let Some(bytes) = op.bytes {
+        rows.push(Row::plain(format!(
+            "out={}",
+            format::bytes(bytes).replace(' ', "")
+        )));
+    }
+    match op.call_sites.first() {
+        Some(site) => {
+            let file = site.file.rsplit('/').next().unwrap_or(&site.file);
+            rows.push(Row::plain(format!("call={file}:{}", site.line)));
+            rows.push(Row::plain(format!(
+                "fn={}",
+                site.qualname.as_deref().unwrap_or(&site.function)
+            )));
+        }
+        None => rows.push(Row::plain(format!("fn={}", op.func_name))),
+    }
+    rows
+}
+
+/// Is this op drawn as a module-output rectangle (drawing-spec 2.5)?
+fn is_module_rectangle(
+    index: &Index<'_>,
+    visible: &VisibleGraph,
+    op_index: usize,
+    buffers: BufferVisibility,
+) -> bool {
+    let op = &index.trace.ops[op_index];
+    if op.kind != OpKind::Op {
+        return false;
+    }
+    if op.is_atomic_module {
+        return true;
+    }
+    if buffers == BufferVisibility::Always {
+        return false;
+    }
+    // The only drawn operation of a leaf module it exits, fed only from outside it.
+    let Some(innermost) = op.modules.last() else {
+        return false;
+    };
+    let call = index.calls[innermost.as_str()];
+    if !index.module_of_call(call).children.is_empty() || !op.output_of_calls.contains(innermost) {
+        return false;
+    }
+    let inside: HashSet<&str> = index.trace.module_calls[call]
+        .ops
+        .iter()
+        .map(String::as_str)
+        .collect();
+    let drawn_inside = inside
+        .iter()
+        .map(|label| index.ops[label])
+        .filter(|&i| !visible.hidden[i] && index.trace.ops[i].kind == OpKind::Op)
+        .count();
+    drawn_inside == 1
+        && op.parents.iter().all(|parent| {
+            !inside.contains(parent.as_str()) || visible.hidden[index.ops[parent.as_str()]]
+        })
+}
+
+fn address_row(index: &Index<'_>, op: &OpRecord, rectangle: bool) -> Option<String> {
+    match op.kind {
+        OpKind::Input | OpKind::Output => op.io_role.as_ref().map(|role| format!("@{role}")),
+        OpKind::Buffer => op.buffer.as_ref().map(|buffer| {
+            if index
+                .buffer_versions
+                .get(buffer.address.as_str())
+                .copied()
+                .unwrap_or(1)
+                > 1
+            {
+                format!("@{}:{}", buffer.address, buffer.version)
+            } else {
+                format!("@{}", buffer.address)
+            }
+        }),
+        OpKind::Op if rectangle => op
+            .modules
+            .last()
+            .map(|call| index.call_address(index.calls[call.as_str()])),
+        OpKind::Op => None,
+    }
+}
+
+fn op_role(index: &Index<'_>, op: &OpRecord) -> Role {
+    match op.kind {
+        OpKind::Input => Role::Input,
+        OpKind::Output => Role::Output,
+        _ if op.condition.is_some() => Role::Condition,
+        _ => {
+            let (trainable, frozen) = index.param_split(op.params.iter());
+            Role::from_params(trainable, frozen)
+        }
+    }
+}
+
+fn default_op_rows(
+    index: &Index<'_>,
+    op: &OpRecord,
+    address: Option<String>,
+    options: &StyleOptions,
+) -> Vec<Row> {
+    let mut rows = Vec::new();
+    if let Some(condition) = &op.condition {
+        let kind = match condition.kind {
+            ConditionKind::IfTest => "IF",
+            ConditionKind::ElifTest => "ELIF",
+        };
+        rows.push(Row::bold(format!(
+            "{kind}: {}",
+            if condition.value { "TRUE" } else { "FALSE" }
+        )));
+    }
+    rows.push(Row::bold(display_name(op)));
+    rows.extend(shape_row(op).map(Row::plain));
+    rows.extend(value_row(op).map(Row::plain));
+    if options.show_saved_for_backward {
+        rows.extend(saved_row(op).map(Row::plain));
+    }
+    let single_parent_shape = match op.parents.as_slice() {
+        [parent] => index.op(parent).shape.as_deref(),
+        _ => None,
+    };
+    rows.extend(argument_row(op, single_parent_shape, options.show_redundant_args).map(Row::plain));
+    rows.extend(params_row(index, op).map(Row::plain));
+    rows.extend(address.map(Row::plain));
+    rows
+}
+
+fn field_rows(
+    index: &Index<'_>,
+    op: &OpRecord,
+    address: Option<String>,
+    fields: &[LabelField],
+) -> Vec<Row> {
+    let mut rows: Vec<Row> = Vec::new();
+    for field in fields {
+        let text = match field {
+            LabelField::Name => Some(display_name(op)),
+            LabelField::Type => Some(op.func_name.clone()),
+            LabelField::Shape => op.shape.as_deref().map(format::shape),
+            LabelField::Dtype => op.dtype.clone(),
+            LabelField::Memory => op.bytes.map(format::bytes),
+            LabelField::Module => {
+                Some(address.clone().unwrap_or_else(|| match op.modules.last() {
+                    Some(call) => index.call_address(index.calls[call.as_str()]),
+                    None => "@root".to_owned(),
+                }))
+            }
+            LabelField::Params => params_row(index, op),
+            LabelField::Pass => Some(format!("pass {} of {}", op.pass_index, op.num_passes)),
+            LabelField::Flops => Some(format::flops(op.flops.unwrap_or(0))),
+            LabelField::Time => op.duration_s.map(format::duration),
+        };
+        if let Some(text) = text {
+            // The first row is the node's title, bold like every name.
+            rows.push(if rows.is_empty() {
+                Row::bold(text)
+            } else {
+                Row::plain(text)
+            });
+        }
+    }
+    rows
+}
+
+fn op_node(
+    index: &Index<'_>,
+    visible: &VisibleGraph,
+    op_index: usize,
+    options: &StyleOptions,
+    theme: &Theme,
+    used: &mut Used,
+) -> StyledNode {
+    let op = &index.trace.ops[op_index];
+    let rectangle = is_module_rectangle(index, visible, op_index, options.buffers);
+    let address = address_row(index, op, rectangle);
+    let mut rows = match &options.node_label_fields {
+        Some(fields) => field_rows(index, op, address.clone(), fields),
+        None => Vec::new(),
+    };
+    if rows.is_empty() {
+        rows = default_op_rows(index, op, address, options);
+    }
+    if options.node_style == NodeStyle::Profiling {
+        rows.extend(profiling_rows(op));
+    }
+    let shape = match op.kind {
+        OpKind::Buffer => Shape::Cylinder,
+        _ if rectangle => Shape::Box,
+        _ => Shape::Oval,
+    };
+    // An op reading buffer versions the drawing hides gets a double border.
+    let mut hidden_buffers: Vec<&str> = Vec::new();
+    if op.kind == OpKind::Op && options.buffers != BufferVisibility::Always {
+        for parent in &op.parents {
+            let parent_index = index.ops[parent.as_str()];
+            if let (true, Some(buffer)) = (
+                visible.hidden[parent_index],
+                &index.trace.ops[parent_index].buffer,
+            ) {
+                if !hidden_buffers.contains(&buffer.address.as_str()) {
+                    hidden_buffers.push(&buffer.address);
+                }
+            }
+        }
+    }
+    let role = op_role(index, op);
+    used.role(role);
+    match shape {
+        Shape::Cylinder => used.cylinders = true,
+        Shape::Box => used.rectangles = true,
+        _ => used.ovals |= role != Role::Input && role != Role::Output,
+    }
+    used.double_borders |= !hidden_buffers.is_empty();
+    used.dashed |= !op.has_input_ancestor;
+    StyledNode {
+        id: op_node_id(op),
+        rows,
+        shape,
+        fill: role.fill(theme),
+        border: theme.node_border.clone(),
+        font_color: theme.font_color.clone(),
+        dashed: !op.has_input_ancestor,
+        peripheries: (!hidden_buffers.is_empty()).then_some(2),
+        penwidth: None,
+        tooltip: (!hidden_buffers.is_empty())
+            .then(|| format!("Hidden buffers: {}", hidden_buffers.join(", "))),
+        cluster: None,
+    }
+}
+
+fn box_node(
+    index: &Index<'_>,
+    visible: &VisibleGraph,
+    module_box: &ModuleBox,
+    options: &StyleOptions,
+    theme: &Theme,
+    used: &mut Used,
+) -> StyledNode {
+    let trace = index.trace;
+    let call = &trace.module_calls[module_box.call];
+    let module = index.module_of_call(module_box.call);
+    let held: Vec<usize> = call
+        .ops
+        .iter()
+        .map(|label| index.ops[label.as_str()])
+        .filter(|i| !module_box.surfaced.contains(i))
+        .collect();
+    let buffers = held
+        .iter()
+        .filter(|&&i| trace.ops[i].kind == OpKind::Buffer)
+        .count();
+    let ops = held.len() - buffers;
+    let mut contents = Vec::new();
+    if ops > 0 {
+        contents.push(format!("{ops} {}", if ops == 1 { "op" } else { "ops" }));
+    }
+    if buffers > 0 {
+        contents.push(format!(
+            "{buffers} {}",
+            if buffers == 1 { "buffer" } else { "buffers" }
+        ));
+    }
+    let surfaced_params = module_box
+        .surfaced
+        .iter()
+        .flat_map(|&i| trace.ops[i].params.iter());
+    let (surfaced_trainable, surfaced_frozen) = index.param_split(surfaced_params);
+    let trainable = module
+        .num_params_trainable
+        .saturating_sub(surfaced_trainable);
+    let frozen = module.num_params_frozen.saturating_sub(surfaced_frozen);
+    let params_line = match (trainable, frozen) {
+        (0, 0) => "0 parameters".to_owned(),
+        (t, 0) => format!("{} params (all trainable)", format::compact_count(t)),
+        (0, f) => format!("{} params (all frozen)", format::compact_count(f)),
+        (t, f) => format!(
+            "{} params ({} trainable, {} frozen)",
+            format::compact_count(t + f),
+            format::compact_count(t),
+            format::compact_count(f)
+        ),
+    };
+    let mut rows = vec![
+        Row::bold(index.call_address(module_box.call)),
+        Row::plain(module.class_name.clone()),
+    ];
+    if let Some(last) = call.output_ops.last() {
+        rows.extend(shape_row(index.op(last)).map(Row::plain));
+    }
+    if !contents.is_empty() {
+        rows.push(Row::plain(contents.join(" + ")));
+    }
+    rows.push(Row::plain(params_line));
+    if options.node_style == NodeStyle::Profiling {
+        let held_ops = || held.iter().map(|&i| &trace.ops[i]);
+        let time: f64 = held_ops().filter_map(|op| op.duration_s).sum();
+        let bytes: u64 = held_ops().filter_map(|op| op.bytes).sum();
+        rows.push(Row::plain(format!(
+            "t={}",
+            format::duration_two_decimals(time)
+        )));
+        rows.push(Row::plain(format!(
+            "out={}",
+            format::bytes(bytes).replace(' ', "")
+        )));
+    }
+    let dashed = !held
+        .iter()
+        .any(|&i| trace.ops[i].has_input_ancestor && !visible.hidden[i]);
+    let role = Role::from_params(trainable, frozen);
+    used.role(role);
+    used.boxes = true;
+    used.dashed |= dashed;
+    StyledNode {
+        id: format!("box:{}", call.label),
+        rows,
+        shape: Shape::Box3d,
+        fill: role.fill(theme),
+        border: theme.node_border.clone(),
+        font_color: theme.font_color.clone(),
+        dashed,
+        peripheries: None,
+        penwidth: None,
+        tooltip: None,
+        cluster: None,
+    }
+}
+
+/// `arg 0`, `arg (0, 1)` or `kwarg name` for each slot `parent` filled in `child`.
+fn slot_labels(child: &OpRecord, parent: &str) -> Vec<String> {
+    child
+        .arg_slots
+        .iter()
+        .filter(|slot| slot.parent == parent)
+        .map(|slot| match (&slot.arg, &slot.kwarg) {
+            (_, Some(name)) => format!("kwarg {name}"),
+            (Some(path), None) if path.len() == 1 => format!("arg {}", path[0]),
+            (Some(path), None) => {
+                let parts: Vec<String> = path.iter().map(u32::to_string).collect();
+                format!("arg ({})", parts.join(", "))
+            }
+            (None, None) => "arg".to_owned(),
+        })
+        .collect()
+}
+
+fn arm_label(index: &Index<'_>, parent: &OpRecord, child: &str) -> Option<String> {
+    let arms: Vec<String> = parent
+        .arm_entries
+        .iter()
+        .filter(|entry| entry.child == child)
+        .map(|entry| match entry.arm {
+            ArmKind::Then => "THEN".to_owned(),
+            ArmKind::Else => "ELSE".to_owned(),
+            ArmKind::Elif => format!("ELIF {}", entry.elif_index.unwrap_or(1)),
+        })
+        .collect();
+    match arms.len() {
+        0 => None,
+        1 => arms.into_iter().next(),
+        _ => {
+            // Several arms on one arrow: name the line of each `if`.
+            let lines: Vec<String> = parent
+                .arm_entries
+                .iter()
+                .filter(|entry| entry.child == child)
+                .zip(arms)
+                .map(|(entry, arm)| {
+                    let line = entry
+                        .conditional
+                        .and_then(|id| index.trace.conditionals.iter().find(|c| c.id == id))
+                        .and_then(|c| c.line);
+                    match (line, entry.conditional) {
+                        (Some(line), _) => format!("{arm}@L{line}"),
+                        (None, Some(id)) => format!("{arm}@C{id}"),
+                        (None, None) => arm,
+                    }
+                })
+                .collect();
+            Some(lines.join(" \u{b7} "))
+        }
+    }
+}
+
+fn styled_edge(
+    index: &Index<'_>,
+    visible: &VisibleGraph,
+    edge: &tl_collapse::Edge,
+    nodes: &[StyledNode],
+) -> StyledEdge {
+    let trace = index.trace;
+    let mut head_label = Vec::new();
+    let mut label = Vec::new();
+    for &(parent, child) in &edge.pairs {
+        let (parent_op, child_op) = (&trace.ops[parent], &trace.ops[child]);
+        if trace
+            .conditional_branch_edges
+            .iter()
+            .any(|e| e.parent == parent_op.label && e.child == child_op.label)
+        {
+            label.push(EdgeText {
+                text: "IF".to_owned(),
+                emphasis: true,
+            });
+        }
+        if let Some(arm) = arm_label(index, parent_op, &child_op.label) {
+            label.push(EdgeText {
+                text: arm,
+                emphasis: true,
+            });
+        }
+    }
+    // Argument positions, when the child is an operation whose operand order matters.
+    if let NodeKind::Op(child) = visible.nodes[edge.to].kind {
+        let child_op = &trace.ops[child];
+        let drawn_parents = visible.edges.iter().filter(|e| e.to == edge.to).count();
+        if drawn_parents > 1 && !COMMUTATIVE.contains(&child_op.layer_type.as_str()) {
+            let slots: Vec<String> = edge
+                .pairs
+                .iter()
+                .flat_map(|&(parent, _)| slot_labels(child_op, &trace.ops[parent].label))
+                .collect();
+            if drawn_parents >= MIDPOINT_LABEL_PARENTS {
+                label.extend(slots.into_iter().map(|text| EdgeText {
+                    text,
+                    emphasis: false,
+                }));
+            } else {
+                head_label = slots;
+            }
+        }
+    }
+    if edge.pairs.len() > 1 {
+        label.push(EdgeText {
+            text: format!("x{}", edge.pairs.len()),
+            emphasis: false,
+        });
+    }
+    StyledEdge {
+        from: edge.from,
+        to: edge.to,
+        dashed: nodes[edge.from].dashed,
+        head_label,
+        label,
+    }
+}
+
+fn styled_cluster(
+    index: &Index<'_>,
+    visible: &VisibleGraph,
+    position: usize,
+    call: usize,
+    parent: Option<usize>,
+    nodes: &[StyledNode],
+    theme: &Theme,
+) -> StyledCluster {
+    let record = &index.trace.module_calls[call];
+    let module = index.module_of_call(call);
+    let deepest = f64::from(index.deepest);
+    let depth = f64::from(module.depth.saturating_sub(1));
+    let penwidth = if deepest <= 0.0 {
+        5.0
+    } else {
+        2.0 + 3.0 * (deepest - depth) / deepest
+    };
+    // Dashed when nothing inside it was computed from a model input.
+    let inside = |mut cluster: Option<usize>| {
+        while let Some(c) = cluster {
+            if c == position {
+                return true;
+            }
+            cluster = visible.clusters[c].parent;
+        }
+        false
+    };
+    let dashed = nodes
+        .iter()
+        .filter(|node| inside(node.cluster))
+        .all(|node| node.dashed);
+    StyledCluster {
+        id: format!("cluster_{}_pass{}", record.address, record.call_index),
+        parent,
+        title: index.call_address(call),
+        subtitle: format!("({})", module.class_name),
+        penwidth: (penwidth * 100.0).round() / 100.0,
+        dashed,
+        fill: theme.cluster_fill.clone(),
+        border: theme.cluster_border.clone(),
+        font_color: theme.font_color.clone(),
+    }
+}

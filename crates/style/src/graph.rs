@@ -1,0 +1,203 @@
+//! The styled graph: every drawn node, arrow and cluster with its final text rows, shape,
+//! colours and line styles. It is what `tl-dot-emit` turns into DOT; text here is plain
+//! (unescaped) and colours are Graphviz colour strings.
+
+/// A line of text in a node, header or legend.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// The text, unescaped.
+    pub text: String,
+    /// Drawn in bold.
+    pub bold: bool,
+}
+
+impl Row {
+    /// A plain row.
+    pub fn plain(text: impl Into<String>) -> Row {
+        Row {
+            text: text.into(),
+            bold: false,
+        }
+    }
+
+    /// A bold row.
+    pub fn bold(text: impl Into<String>) -> Row {
+        Row {
+            text: text.into(),
+            bold: true,
+        }
+    }
+}
+
+/// Node shapes (Graphviz names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// A plain operation, input or output.
+    Oval,
+    /// An operation that was a module call's whole work.
+    Box,
+    /// A whole module drawn as one node.
+    Box3d,
+    /// A buffer version.
+    Cylinder,
+    /// Text only (the legend).
+    Plaintext,
+}
+
+impl Shape {
+    /// The Graphviz shape name.
+    pub fn dot_name(self) -> &'static str {
+        match self {
+            Shape::Oval => "oval",
+            Shape::Box => "box",
+            Shape::Box3d => "box3d",
+            Shape::Cylinder => "cylinder",
+            Shape::Plaintext => "plaintext",
+        }
+    }
+}
+
+/// A fill: one colour, or a left-to-right two-colour gradient.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fill {
+    /// One colour.
+    Solid(String),
+    /// Two colours side by side (`a:b`, `gradangle=0`).
+    Gradient(String, String),
+}
+
+/// A drawn node.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StyledNode {
+    /// Graphviz node id (unique, stable).
+    pub id: String,
+    /// Text rows, top to bottom.
+    pub rows: Vec<Row>,
+    /// Shape.
+    pub shape: Shape,
+    /// Fill.
+    pub fill: Fill,
+    /// Border colour.
+    pub border: String,
+    /// Text colour.
+    pub font_color: String,
+    /// Dashed border (computed without any model input).
+    pub dashed: bool,
+    /// Number of borders when not 1.
+    pub peripheries: Option<u32>,
+    /// Border width when not the default.
+    pub penwidth: Option<f64>,
+    /// Hover text.
+    pub tooltip: Option<String>,
+    /// Index into [`StyledGraph::clusters`] of the innermost cluster.
+    pub cluster: Option<usize>,
+}
+
+/// A piece of text on an arrow.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EdgeText {
+    /// The text.
+    pub text: String,
+    /// Large, bold and underlined (`IF`, `THEN`), else small annotation text.
+    pub emphasis: bool,
+}
+
+/// A drawn arrow.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StyledEdge {
+    /// Source node index.
+    pub from: usize,
+    /// Destination node index.
+    pub to: usize,
+    /// Dashed (its source was computed without any model input).
+    pub dashed: bool,
+    /// Lines written at the arrow head (argument positions).
+    pub head_label: Vec<String>,
+    /// Lines written at the middle of the arrow.
+    pub label: Vec<EdgeText>,
+}
+
+/// An open module call drawn as a box around its nodes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StyledCluster {
+    /// Graphviz subgraph name (starts with `cluster`).
+    pub id: String,
+    /// Enclosing cluster.
+    pub parent: Option<usize>,
+    /// Bold caption line, `@features`.
+    pub title: String,
+    /// Second caption line, `(Sequential)`.
+    pub subtitle: String,
+    /// Border width: thick for outer modules, thinner with depth.
+    pub penwidth: f64,
+    /// Dashed border.
+    pub dashed: bool,
+    /// Fill colour.
+    pub fill: String,
+    /// Border colour.
+    pub border: String,
+    /// Caption colour.
+    pub font_color: String,
+}
+
+/// One line of the key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LegendEntry {
+    /// The colour sample, if the entry is about a fill.
+    pub swatch: Option<Fill>,
+    /// What it means.
+    pub text: String,
+}
+
+/// The key of a drawing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Legend {
+    /// Title row.
+    pub title: String,
+    /// Entries, in reading order.
+    pub entries: Vec<LegendEntry>,
+    /// Border and text colour.
+    pub ink: String,
+    /// Background.
+    pub fill: String,
+}
+
+/// Graph-wide attributes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GraphStyle {
+    /// Graphviz `rankdir` (`BT`, `TB`, `LR`, `RL`).
+    pub rankdir: &'static str,
+    /// Page colour.
+    pub page: String,
+    /// Font family of every text.
+    pub font: String,
+    /// Header text colour.
+    pub font_color: String,
+    /// Arrow colour.
+    pub edge_color: String,
+    /// Arrow text colour.
+    pub edge_font_color: String,
+}
+
+/// A complete styled drawing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StyledGraph {
+    /// Graph name (the model class).
+    pub name: String,
+    /// A comment line for the DOT source.
+    pub comment: String,
+    /// Graph-wide attributes.
+    pub style: GraphStyle,
+    /// Header lines at the top left.
+    pub header: Vec<Row>,
+    /// Nodes.
+    pub nodes: Vec<StyledNode>,
+    /// Arrows.
+    pub edges: Vec<StyledEdge>,
+    /// Clusters, each after its parent.
+    pub clusters: Vec<StyledCluster>,
+    /// Nodes pinned to the far end of the flow (the outputs).
+    pub sink: Vec<usize>,
+    /// The key, when shown.
+    pub legend: Option<Legend>,
+}

@@ -1,0 +1,93 @@
+//! Themes: colour palettes read from the data files in `themes/` (one JSON file each).
+
+use serde::Deserialize;
+
+/// Colours of semantic roles (drawing-spec 2.7, 2.12).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoleColors {
+    /// Model inputs.
+    pub input: String,
+    /// Model outputs.
+    pub output: String,
+    /// Operations using parameters whose trainability is unknown.
+    pub params: String,
+    /// Operations using only trainable parameters.
+    pub params_trainable: String,
+    /// Operations using only frozen parameters.
+    pub params_frozen: String,
+    /// The bool that decided a Python `if`.
+    pub boolean: String,
+    /// Buffers (legend swatch).
+    pub buffer: String,
+    /// Edit marks.
+    pub intervention: String,
+}
+
+/// A complete palette.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Theme {
+    /// Name used by `theme=`.
+    pub name: String,
+    /// One sentence for `--help` and the docs.
+    pub description: String,
+    /// Page (background) colour.
+    pub page: String,
+    /// Font family.
+    pub font: String,
+    /// Fill of plain nodes.
+    pub node_fill: String,
+    /// Node borders.
+    pub node_border: String,
+    /// Text.
+    pub font_color: String,
+    /// Arrows.
+    pub edge_color: String,
+    /// Arrow labels.
+    pub edge_font_color: String,
+    /// Module cluster fill.
+    pub cluster_fill: String,
+    /// Module cluster border.
+    pub cluster_border: String,
+    /// Role colours.
+    pub roles: RoleColors,
+}
+
+/// The theme files shipped with tl-draw, by name.
+const BUILT_IN: &[(&str, &str)] = &[("torchlens", include_str!("../../../themes/torchlens.json"))];
+
+impl Theme {
+    /// Names of the built-in themes.
+    pub fn names() -> Vec<&'static str> {
+        BUILT_IN.iter().map(|(name, _)| *name).collect()
+    }
+
+    /// A built-in theme by name.
+    pub fn built_in(name: &str) -> Option<Theme> {
+        BUILT_IN
+            .iter()
+            .find(|(known, _)| *known == name)
+            .map(|(_, text)| {
+                serde_json::from_str(text).expect("built-in theme files are valid (tested)")
+            })
+    }
+}
+
+impl Default for Theme {
+    fn default() -> Self {
+        Theme::built_in("torchlens").expect("the torchlens theme is built in")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_built_in_theme_parses_and_is_named_after_its_file() {
+        for name in Theme::names() {
+            assert_eq!(Theme::built_in(name).unwrap().name, name);
+        }
+    }
+}

@@ -1,0 +1,180 @@
+//! The drawing pipeline: trace -> visible graph -> styled graph -> DOT -> file.
+
+use std::path::{Path, PathBuf};
+
+use tl_collapse::{visible_graph, VisibilityOptions};
+use tl_style::{style_forward, Direction, StyleOptions, StyledGraph};
+use tl_trace_model::{write_atomically, Trace};
+
+use crate::error::DrawError;
+use crate::layout;
+use crate::options::{DrawOptions, LayoutEngine};
+
+/// Output file formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// PDF (the default).
+    Pdf,
+    /// PNG.
+    Png,
+    /// SVG.
+    Svg,
+    /// The DOT source itself.
+    Dot,
+}
+
+impl OutputFormat {
+    /// The file extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            OutputFormat::Pdf => "pdf",
+            OutputFormat::Png => "png",
+            OutputFormat::Svg => "svg",
+            OutputFormat::Dot => "dot",
+        }
+    }
+
+    fn parse(name: &str) -> Result<OutputFormat, DrawError> {
+        match name.to_ascii_lowercase().as_str() {
+            "pdf" => Ok(OutputFormat::Pdf),
+            "png" => Ok(OutputFormat::Png),
+            "svg" => Ok(OutputFormat::Svg),
+            "dot" | "gv" => Ok(OutputFormat::Dot),
+            other => Err(DrawError::invalid(
+                "file_format_invalid",
+                format!("file format {other:?} is not supported; use pdf, png, svg or dot"),
+            )),
+        }
+    }
+}
+
+/// Extensions recognised (and replaced) on output paths.
+const KNOWN_EXTENSIONS: [&str; 12] = [
+    "pdf", "png", "jpg", "jpeg", "svg", "bmp", "pic", "tif", "tiff", "dot", "gv", "gif",
+];
+
+/// Where and in which format a drawing is written (drawing-spec 8.2): `file_format` wins,
+/// else a recognised extension picks the format, else PDF. A recognised extension is
+/// replaced by the format's; any other suffix is kept (`model.v2` -> `model.v2.pdf`).
+pub fn output_target(
+    path: &Path,
+    file_format: Option<&str>,
+) -> Result<(PathBuf, OutputFormat), DrawError> {
+    let extension = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .filter(|e| KNOWN_EXTENSIONS.contains(&e.as_str()));
+    let format = match (file_format, &extension) {
+        (Some(format), _) => OutputFormat::parse(format)?,
+        (None, Some(extension)) => OutputFormat::parse(extension)?,
+        (None, None) => OutputFormat::Pdf,
+    };
+    let stem = if extension.is_some() {
+        path.with_extension("")
+    } else {
+        path.to_owned()
+    };
+    let mut target = stem.into_os_string();
+    target.push(".");
+    target.push(format.extension());
+    Ok((PathBuf::from(target), format))
+}
+
+/// A finished drawing: its DOT source, and how to lay it out and write it.
+#[derive(Debug, Clone)]
+pub struct Drawing {
+    /// The Graphviz DOT source.
+    pub dot: String,
+    /// The styled graph the DOT was emitted from.
+    pub styled: StyledGraph,
+    layout_engine: LayoutEngine,
+}
+
+impl Drawing {
+    /// The drawing as SVG text.
+    pub fn svg(&self) -> Result<String, DrawError> {
+        layout::render(&self.dot, "svg", self.layout_engine)
+    }
+
+    /// Writes the drawing to `path` (format from `file_format`, else the extension, else
+    /// PDF), atomically; returns the path written.
+    pub fn write(
+        &self,
+        path: impl AsRef<Path>,
+        file_format: Option<&str>,
+    ) -> Result<PathBuf, DrawError> {
+        let (target, format) = output_target(path.as_ref(), file_format)?;
+        let bytes = match format {
+            OutputFormat::Dot => self.dot.clone().into_bytes(),
+            OutputFormat::Svg => self.svg()?.into_bytes(),
+            OutputFormat::Pdf | OutputFormat::Png => {
+                return Err(DrawError::NotYetSupported {
+                    option: format!("{} output", format.extension()),
+                    detail: "PDF and PNG arrive with the render issue; write .svg or .dot",
+                })
+            }
+        };
+        write_atomically(&target, &bytes)?;
+        Ok(target)
+    }
+}
+
+/// Draws the forward graph of `trace` as `options` say.
+pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> {
+    let theme = options.check_supported()?;
+    let visible = visible_graph(
+        trace,
+        &VisibilityOptions {
+            depth: options.depth,
+            buffers: options.show_buffers,
+        },
+    );
+    let style = StyleOptions {
+        direction: options.direction.unwrap_or(Direction::BottomUp),
+        node_label_fields: options.node_label_fields.clone(),
+        show_saved_for_backward: options.show_saved_for_backward,
+        show_redundant_args: options.show_redundant_args,
+        node_style: options.node_style,
+        show_legend: options.show_legend,
+        buffers: options.show_buffers,
+    };
+    let styled = style_forward(trace, &visible, &style, &theme);
+    Ok(Drawing {
+        dot: tl_dot_emit::emit(&styled),
+        styled,
+        layout_engine: options.layout_engine,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extension_picks_the_format_unless_a_format_is_given() {
+        let target =
+            |path: &str, format: Option<&str>| output_target(Path::new(path), format).unwrap();
+        assert_eq!(
+            target("out/model.svg", None),
+            (PathBuf::from("out/model.svg"), OutputFormat::Svg)
+        );
+        assert_eq!(
+            target("model", None),
+            (PathBuf::from("model.pdf"), OutputFormat::Pdf)
+        );
+        assert_eq!(
+            target("model.PNG", None),
+            (PathBuf::from("model.png"), OutputFormat::Png)
+        );
+        assert_eq!(
+            target("model.png", Some("svg")),
+            (PathBuf::from("model.svg"), OutputFormat::Svg)
+        );
+        assert_eq!(
+            target("model.v2", None),
+            (PathBuf::from("model.v2.pdf"), OutputFormat::Pdf)
+        );
+        let error = output_target(Path::new("model.jpg"), None).unwrap_err();
+        assert_eq!(error.code(), "file_format_invalid");
+    }
+}

@@ -1,0 +1,56 @@
+//! Errors of drawing: invalid options, layout failures, output problems.
+
+use tl_trace_model::TraceError;
+
+/// Everything `draw` can refuse or fail at. Every variant has a stable [`code`](DrawError::code)
+/// and a message naming the problem and a remedy.
+#[derive(Debug, thiserror::Error)]
+pub enum DrawError {
+    /// The trace could not be read or written.
+    #[error(transparent)]
+    Trace(#[from] TraceError),
+    /// An option value is not one the option accepts.
+    #[error("{message}")]
+    OptionInvalid {
+        /// Stable code, e.g. `collapse_level_invalid`.
+        code: &'static str,
+        /// What was wrong and what is accepted.
+        message: String,
+    },
+    /// A valid option that this version of tl-draw does not draw yet.
+    #[error("{option} is not supported yet by this version of tl-draw ({detail}); leave it out, or draw with TorchLens meanwhile")]
+    NotYetSupported {
+        /// The option as the user spelt it (`collapse="auto"`).
+        option: String,
+        /// What is missing.
+        detail: &'static str,
+    },
+    /// The system Graphviz `dot` program was asked for but is not installed.
+    #[error("the Graphviz `dot` program was not found on PATH; install Graphviz (Debian/Ubuntu: apt install graphviz; macOS: brew install graphviz) or use the embedded layout engine (--layout-engine embedded, the default)")]
+    GraphvizUnavailable,
+    /// The layout engine failed on the DOT source.
+    #[error("the {engine} layout engine failed: {detail}; report this with the DOT source (write it with a .dot output path), or try the other engine (--layout-engine)")]
+    LayoutFailed {
+        /// Which engine.
+        engine: &'static str,
+        /// Its message.
+        detail: String,
+    },
+}
+
+impl DrawError {
+    /// The stable code of this error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            DrawError::Trace(error) => error.code(),
+            DrawError::OptionInvalid { code, .. } => code,
+            DrawError::NotYetSupported { .. } => "option_not_supported_yet",
+            DrawError::GraphvizUnavailable => "graphviz_binary_unavailable",
+            DrawError::LayoutFailed { .. } => "graphviz_render_failed",
+        }
+    }
+
+    pub(crate) fn invalid(code: &'static str, message: String) -> DrawError {
+        DrawError::OptionInvalid { code, message }
+    }
+}

@@ -1,0 +1,526 @@
+//! Draw options: every keyword of the user guide, with the parsers the command line uses.
+//!
+//! Options this version does not draw yet are accepted by the parsers (they are valid) and
+//! refused by [`DrawOptions::check_supported`] with a clear error, never ignored.
+
+use tl_collapse::BufferVisibility;
+use tl_style::{Direction, LabelField, NodeStyle, Theme};
+
+use crate::error::DrawError;
+
+/// How much to fold (`collapse=`).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum Collapse {
+    /// Every operation drawn.
+    #[default]
+    None,
+    /// A readable size chosen automatically.
+    Auto,
+    /// Everything that can be condensed.
+    Max,
+    /// A stop on the schedule, 0.0 (none) to 1.0 (max).
+    Level(f64),
+}
+
+impl Collapse {
+    /// Parses `none`, `auto`, `max` or a number in [0, 1].
+    pub fn parse(text: &str) -> Result<Collapse, DrawError> {
+        match text {
+            "none" => Ok(Collapse::None),
+            "auto" => Ok(Collapse::Auto),
+            "max" => Ok(Collapse::Max),
+            _ => match text.parse::<f64>() {
+                Ok(level) if (0.0..=1.0).contains(&level) => Ok(Collapse::Level(level)),
+                Ok(_) => Err(DrawError::invalid(
+                    "collapse_level_invalid",
+                    format!("collapse float level must be in [0.0, 1.0]; received {text}"),
+                )),
+                Err(_) => Err(DrawError::invalid(
+                    "collapse_mode_invalid",
+                    format!("collapse must be 'none', 'auto', 'max', or a float in [0.0, 1.0]; received {text:?}"),
+                )),
+            },
+        }
+    }
+}
+
+/// Which graph to draw (`graph=`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GraphKind {
+    /// The forward pass.
+    #[default]
+    Forward,
+    /// The backward pass.
+    Backward,
+    /// Both.
+    Combined,
+}
+
+impl GraphKind {
+    /// Parses `forward`, `backward` or `combined`.
+    pub fn parse(text: &str) -> Result<GraphKind, DrawError> {
+        match text {
+            "forward" => Ok(GraphKind::Forward),
+            "backward" => Ok(GraphKind::Backward),
+            "combined" => Ok(GraphKind::Combined),
+            _ => Err(DrawError::invalid(
+                "visualization_graph_invalid",
+                format!(
+                    "graph must be one of 'forward', 'backward', or 'combined'; received {text:?}"
+                ),
+            )),
+        }
+    }
+}
+
+/// The ready-made views (`view=`).
+pub const VIEWS: [&str; 7] = [
+    "debug",
+    "speed",
+    "memory",
+    "compute",
+    "transformer",
+    "sequence",
+    "interventions",
+];
+
+/// Themes the guide names.
+pub const THEMES: [&str; 5] = ["torchlens", "paper", "dark", "colorblind", "high_contrast"];
+
+/// Which program lays the graph out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LayoutEngine {
+    /// graphviz-pure, built in: no Graphviz install needed.
+    #[default]
+    Embedded,
+    /// The system's Graphviz `dot` program.
+    SystemDot,
+}
+
+impl LayoutEngine {
+    /// Parses `embedded` or `dot`.
+    pub fn parse(text: &str) -> Result<LayoutEngine, DrawError> {
+        match text {
+            "embedded" => Ok(LayoutEngine::Embedded),
+            "dot" => Ok(LayoutEngine::SystemDot),
+            _ => Err(DrawError::invalid(
+                "layout_engine_invalid",
+                format!("layout engine must be 'embedded' or 'dot'; received {text:?}"),
+            )),
+        }
+    }
+}
+
+/// Parses `never`, `meaningful` or `always`.
+pub fn parse_show_buffers(text: &str) -> Result<BufferVisibility, DrawError> {
+    match text {
+        "never" => Ok(BufferVisibility::Never),
+        "meaningful" => Ok(BufferVisibility::Meaningful),
+        "always" => Ok(BufferVisibility::Always),
+        _ => Err(DrawError::invalid(
+            "buffer_visibility_invalid",
+            format!("show_buffers must be 'never', 'meaningful', or 'always'; received {text:?}"),
+        )),
+    }
+}
+
+/// Parses a flow direction.
+pub fn parse_direction(text: &str) -> Result<Direction, DrawError> {
+    Direction::parse(text).ok_or_else(|| {
+        DrawError::invalid(
+            "visualization_direction_invalid",
+            format!("direction must be one of 'bottomup', 'topdown', 'leftright', or 'rightleft'; got {text:?}"),
+        )
+    })
+}
+
+/// Parses `default` or `profiling`.
+pub fn parse_node_style(text: &str) -> Result<NodeStyle, DrawError> {
+    NodeStyle::parse(text).ok_or_else(|| {
+        DrawError::invalid(
+            "visualization_node_style_invalid",
+            format!("node_style must be one of 'default' or 'profiling'; received {text:?}"),
+        )
+    })
+}
+
+/// Parses one `node_label_fields` entry.
+pub fn parse_label_field(text: &str) -> Result<LabelField, DrawError> {
+    LabelField::parse(text).ok_or_else(|| {
+        DrawError::invalid(
+            "node_label_field_invalid",
+            format!(
+                "Unsupported node label field: {text:?}; choose from {}",
+                LabelField::NAMES.join(", ")
+            ),
+        )
+    })
+}
+
+/// Checks a theme name against the themes the guide names.
+pub fn parse_theme(text: &str) -> Result<String, DrawError> {
+    if THEMES.contains(&text) {
+        Ok(text.to_owned())
+    } else {
+        Err(DrawError::invalid(
+            "visualization_theme_invalid",
+            format!(
+                "Unsupported visualization theme {text:?}; choose one of {}",
+                THEMES.join(", ")
+            ),
+        ))
+    }
+}
+
+/// Checks a view name.
+pub fn parse_view(text: &str) -> Result<String, DrawError> {
+    if VIEWS.contains(&text) {
+        Ok(text.to_owned())
+    } else {
+        Err(DrawError::invalid(
+            "visualization_view_invalid",
+            format!(
+                "view must be one of {}; received {text:?}",
+                VIEWS.join(", ")
+            ),
+        ))
+    }
+}
+
+/// Every drawing option of the guide. Build with [`DrawOptions::default`] and the setters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DrawOptions {
+    /// Output format when it should not follow the path's extension.
+    pub file_format: Option<String>,
+    /// Dots per inch of raster output.
+    pub dpi: Option<f64>,
+    /// A ready-made view.
+    pub view: Option<String>,
+    /// Which graph.
+    pub graph: GraphKind,
+    /// Module levels drawn open (1000: all; 0: never box).
+    pub depth: u32,
+    /// How much to fold.
+    pub collapse: Collapse,
+    /// Fold runs of identical modules: `None` lets the collapse mode decide.
+    pub fold_repeats: Option<bool>,
+    /// Draw only the inside of this module.
+    pub module: Option<String>,
+    /// One node per layer instead of per pass.
+    pub rolled: bool,
+    /// Flow direction; `None` is the graph's default (forward: bottom-up).
+    pub direction: Option<Direction>,
+    /// Extra rows.
+    pub node_style: NodeStyle,
+    /// Rows to show instead of the default ones.
+    pub node_label_fields: Option<Vec<LabelField>>,
+    /// Colour theme.
+    pub theme: String,
+    /// Buffer visibility.
+    pub show_buffers: BufferVisibility,
+    /// Key: `None` automatic, `Some(true)` always, `Some(false)` never.
+    pub show_legend: Option<bool>,
+    /// Colour nodes by this value.
+    pub color_by: Option<String>,
+    /// Scale nodes by this value.
+    pub size_by: Option<String>,
+    /// How values map to area.
+    pub size_scale: Option<String>,
+    /// Shade everything downstream of an edit.
+    pub show_cone: bool,
+    /// Add the saved-for-backward row.
+    pub show_saved_for_backward: bool,
+    /// Show arguments the shapes already imply.
+    pub show_redundant_args: bool,
+    /// Write each tensor's shape on its arrow.
+    pub show_edge_shapes: bool,
+    /// Backward drawings: module and parameter rows.
+    pub show_module_paths: bool,
+    /// Backward drawings: gradient norm and largest value.
+    pub show_grad_values: bool,
+    /// Which program lays the graph out.
+    pub layout_engine: LayoutEngine,
+}
+
+impl Default for DrawOptions {
+    fn default() -> Self {
+        DrawOptions {
+            file_format: None,
+            dpi: None,
+            view: None,
+            graph: GraphKind::Forward,
+            depth: 1000,
+            collapse: Collapse::None,
+            fold_repeats: None,
+            module: None,
+            rolled: false,
+            direction: None,
+            node_style: NodeStyle::Default,
+            node_label_fields: None,
+            theme: "torchlens".to_owned(),
+            show_buffers: BufferVisibility::Meaningful,
+            show_legend: None,
+            color_by: None,
+            size_by: None,
+            size_scale: None,
+            show_cone: false,
+            show_saved_for_backward: false,
+            show_redundant_args: false,
+            show_edge_shapes: false,
+            show_module_paths: false,
+            show_grad_values: false,
+            layout_engine: LayoutEngine::Embedded,
+        }
+    }
+}
+
+macro_rules! setters {
+    ($($(#[$doc:meta])* $name:ident: $ty:ty => $field:ident;)*) => {
+        impl DrawOptions {
+            $(
+                $(#[$doc])*
+                pub fn $name(mut self, value: $ty) -> Self {
+                    self.$field = value.into();
+                    self
+                }
+            )*
+        }
+    };
+}
+
+setters! {
+    /// Sets `depth=`.
+    depth: u32 => depth;
+    /// Sets `collapse=`.
+    collapse: Collapse => collapse;
+    /// Sets `fold_repeats=`.
+    fold_repeats: Option<bool> => fold_repeats;
+    /// Sets `rolled=`.
+    rolled: bool => rolled;
+    /// Sets `graph=`.
+    graph: GraphKind => graph;
+    /// Sets `direction=`.
+    direction: Direction => direction;
+    /// Sets `node_style=`.
+    node_style: NodeStyle => node_style;
+    /// Sets `node_label_fields=`.
+    node_label_fields: Vec<LabelField> => node_label_fields;
+    /// Sets `show_buffers=`.
+    show_buffers: BufferVisibility => show_buffers;
+    /// Sets `show_legend=`.
+    show_legend: Option<bool> => show_legend;
+    /// Sets `show_cone=`.
+    show_cone: bool => show_cone;
+    /// Sets `show_saved_for_backward=`.
+    show_saved_for_backward: bool => show_saved_for_backward;
+    /// Sets `show_redundant_args=`.
+    show_redundant_args: bool => show_redundant_args;
+    /// Sets `show_edge_shapes=`.
+    show_edge_shapes: bool => show_edge_shapes;
+    /// Sets `show_module_paths=`.
+    show_module_paths: bool => show_module_paths;
+    /// Sets `show_grad_values=`.
+    show_grad_values: bool => show_grad_values;
+    /// Sets the layout engine.
+    layout_engine: LayoutEngine => layout_engine;
+    /// Sets `dpi=` (raster output only).
+    dpi: f64 => dpi;
+}
+
+impl DrawOptions {
+    /// Sets `theme=` (checked when drawing).
+    pub fn theme(mut self, name: &str) -> Self {
+        self.theme = name.to_owned();
+        self
+    }
+
+    /// Sets `view=` (checked when drawing).
+    pub fn view(mut self, name: &str) -> Self {
+        self.view = Some(name.to_owned());
+        self
+    }
+
+    /// Sets `module=`.
+    pub fn module(mut self, address: &str) -> Self {
+        self.module = Some(address.to_owned());
+        self
+    }
+
+    /// Sets `file_format=`.
+    pub fn file_format(mut self, format: &str) -> Self {
+        self.file_format = Some(format.to_ascii_lowercase());
+        self
+    }
+
+    /// Sets `color_by=`.
+    pub fn color_by(mut self, source: &str) -> Self {
+        self.color_by = Some(source.to_owned());
+        self
+    }
+
+    /// Sets `size_by=`.
+    pub fn size_by(mut self, source: &str) -> Self {
+        self.size_by = Some(source.to_owned());
+        self
+    }
+
+    /// Validates values the setters could not (theme, view, collapse level, dpi) and
+    /// refuses, with a clear error, every option this version does not draw yet.
+    pub fn check_supported(&self) -> Result<Theme, DrawError> {
+        parse_theme(&self.theme)?;
+        if let Some(view) = &self.view {
+            parse_view(view)?;
+        }
+        if let Collapse::Level(level) = self.collapse {
+            if !(0.0..=1.0).contains(&level) {
+                return Err(DrawError::invalid(
+                    "collapse_level_invalid",
+                    format!("collapse float level must be in [0.0, 1.0]; received {level}"),
+                ));
+            }
+        }
+        if let Some(dpi) = self.dpi {
+            if !(dpi.is_finite() && dpi > 0.0) {
+                return Err(DrawError::invalid(
+                    "dpi_invalid",
+                    format!("dpi must be a positive number; received {dpi}"),
+                ));
+            }
+        }
+        let unsupported = |option: String, detail: &'static str| {
+            Err(DrawError::NotYetSupported { option, detail })
+        };
+        match self.collapse {
+            Collapse::None | Collapse::Level(0.0) => {}
+            other => {
+                return unsupported(
+                    format!("collapse={other:?}"),
+                    "the collapse schedule arrives with the collapse issue",
+                )
+            }
+        }
+        if self.fold_repeats == Some(true) {
+            return unsupported(
+                "fold_repeats=True".to_owned(),
+                "repeat folding arrives with the collapse issue",
+            );
+        }
+        if let Some(module) = &self.module {
+            return unsupported(
+                format!("module={module:?}"),
+                "module focus arrives with the collapse issue",
+            );
+        }
+        if self.rolled {
+            return unsupported(
+                "rolled=True".to_owned(),
+                "rolled loops arrive with the collapse issue",
+            );
+        }
+        if self.graph != GraphKind::Forward {
+            return unsupported(
+                format!("graph={:?}", self.graph),
+                "backward and combined graphs arrive with the backward issue",
+            );
+        }
+        if let Some(view) = &self.view {
+            return unsupported(
+                format!("view={view:?}"),
+                "views arrive with the style issue",
+            );
+        }
+        if let Some(source) = self.color_by.as_ref().or(self.size_by.as_ref()) {
+            return unsupported(
+                format!("color_by/size_by={source:?}"),
+                "colour and size channels arrive with the style issue",
+            );
+        }
+        if self.size_scale.is_some() {
+            return unsupported(
+                "size_scale".to_owned(),
+                "size channels arrive with the style issue",
+            );
+        }
+        if self.show_cone {
+            return unsupported(
+                "show_cone=True".to_owned(),
+                "edit marks arrive with the edits issue",
+            );
+        }
+        if self.show_edge_shapes {
+            return unsupported(
+                "show_edge_shapes=True".to_owned(),
+                "arrives with the style issue",
+            );
+        }
+        if self.show_module_paths || self.show_grad_values {
+            return unsupported(
+                "show_module_paths/show_grad_values".to_owned(),
+                "backward drawings arrive with the backward issue",
+            );
+        }
+        Theme::built_in(&self.theme).ok_or_else(|| DrawError::NotYetSupported {
+            option: format!("theme={:?}", self.theme),
+            detail:
+                "only the torchlens theme is built so far; the others arrive with the style issue",
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn collapse_values_are_checked_with_the_reference_codes() {
+        assert_eq!(Collapse::parse("auto").unwrap(), Collapse::Auto);
+        assert_eq!(Collapse::parse("0.25").unwrap(), Collapse::Level(0.25));
+        assert_eq!(
+            Collapse::parse("1.5").unwrap_err().code(),
+            "collapse_level_invalid"
+        );
+        assert_eq!(
+            Collapse::parse("most").unwrap_err().code(),
+            "collapse_mode_invalid"
+        );
+    }
+
+    #[test]
+    fn unknown_names_list_the_valid_ones() {
+        let error = parse_theme("neon").unwrap_err();
+        assert_eq!(error.code(), "visualization_theme_invalid");
+        assert!(
+            error
+                .to_string()
+                .contains("colorblind, dark, high_contrast")
+                || error.to_string().contains("paper, dark")
+        );
+        assert_eq!(
+            parse_show_buffers("some").unwrap_err().code(),
+            "buffer_visibility_invalid"
+        );
+        assert_eq!(
+            parse_direction("up").unwrap_err().code(),
+            "visualization_direction_invalid"
+        );
+        assert_eq!(
+            parse_node_style("fancy").unwrap_err().code(),
+            "visualization_node_style_invalid"
+        );
+        assert_eq!(
+            parse_label_field("colour").unwrap_err().code(),
+            "node_label_field_invalid"
+        );
+    }
+
+    #[test]
+    fn options_not_drawn_yet_are_refused_not_ignored() {
+        let error = DrawOptions::default()
+            .collapse(Collapse::Auto)
+            .check_supported()
+            .unwrap_err();
+        assert_eq!(error.code(), "option_not_supported_yet");
+        assert!(error.to_string().contains("collapse"));
+        assert!(DrawOptions::default().check_supported().is_ok());
+    }
+}
