@@ -71,8 +71,8 @@ fn dependency_licences_are_on_the_allow_list() {
             );
             continue;
         }
-        let graphviz_pure =
-            name.starts_with("graphviz-pure") && (licence == "EPL-2.0" || licence == "EPL-2.0 AND MIT");
+        let graphviz_pure = name.starts_with("graphviz-pure")
+            && (licence == "EPL-2.0" || licence == "EPL-2.0 AND MIT");
         if !graphviz_pure && !ALLOWED.contains(&licence) {
             refused.push(format!("{name} ({licence})"));
         }

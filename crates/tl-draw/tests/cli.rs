@@ -1,0 +1,222 @@
+//! The `tl-draw` program, run as a user runs it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn fixture(name: &str) -> PathBuf {
+    repo().join("fixtures").join(format!("{name}.json"))
+}
+
+fn tl_draw(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tl-draw"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("tl-draw runs")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn draws_svg_and_dot_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = fixture("convnet");
+    let output = tl_draw(
+        &["draw", trace.to_str().unwrap(), "-o", "out/convnet.svg"],
+        dir.path(),
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let svg = std::fs::read_to_string(dir.path().join("out/convnet.svg")).unwrap();
+    assert!(svg.contains("<svg") && svg.contains("conv2d_1_1") && svg.contains("@features.0"));
+    assert!(svg.trim_end().ends_with("</svg>"));
+
+    let output = tl_draw(
+        &[
+            "draw",
+            trace.to_str().unwrap(),
+            "-o",
+            "convnet.dot",
+            "--depth",
+            "1",
+        ],
+        dir.path(),
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let dot = std::fs::read_to_string(dir.path().join("convnet.dot")).unwrap();
+    assert!(dot.starts_with("// Computational graph") && dot.contains("shape=box3d"));
+}
+
+#[test]
+fn file_format_overrides_the_extension() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = fixture("branch_true");
+    let output = tl_draw(
+        &[
+            "draw",
+            trace.to_str().unwrap(),
+            "-o",
+            "model.png",
+            "--file-format",
+            "dot",
+        ],
+        dir.path(),
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "model.dot");
+    assert!(dir.path().join("model.dot").exists());
+}
+
+#[test]
+fn invalid_option_values_name_the_code_and_the_choices() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = fixture("convnet");
+    let cases: [(&[&str], &str, &str); 6] = [
+        (
+            &["--collapse", "1.5"],
+            "collapse_level_invalid",
+            "[0.0, 1.0]",
+        ),
+        (&["--collapse", "lots"], "collapse_mode_invalid", "'auto'"),
+        (
+            &["--theme", "neon"],
+            "visualization_theme_invalid",
+            "high_contrast",
+        ),
+        (
+            &["--show-buffers", "some"],
+            "buffer_visibility_invalid",
+            "'meaningful'",
+        ),
+        (
+            &["--direction", "up"],
+            "visualization_direction_invalid",
+            "'rightleft'",
+        ),
+        (
+            &["--node-label-fields", "name,colour"],
+            "node_label_field_invalid",
+            "dtype",
+        ),
+    ];
+    for (args, code, hint) in cases {
+        let mut all = vec!["draw", trace.to_str().unwrap(), "-o", "x.svg"];
+        all.extend_from_slice(args);
+        let output = tl_draw(&all, dir.path());
+        assert!(!output.status.success());
+        let message = stderr(&output);
+        assert!(
+            message.contains(&format!("error[{code}]")) && message.contains(hint),
+            "{args:?}: {message}"
+        );
+    }
+    assert!(
+        !dir.path().join("x.svg").exists(),
+        "no output file after a refusal"
+    );
+}
+
+#[test]
+fn options_not_drawn_yet_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = tl_draw(
+        &[
+            "draw",
+            fixture("stack8").to_str().unwrap(),
+            "-o",
+            "x.svg",
+            "--collapse",
+            "auto",
+        ],
+        dir.path(),
+    );
+    assert!(!output.status.success());
+    assert!(stderr(&output).contains("error[option_not_supported_yet]"));
+}
+
+#[test]
+fn bad_traces_get_clear_errors_and_no_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(fixture("convnet")).unwrap();
+    std::fs::write(dir.path().join("cut.json"), &text[..text.len() / 3]).unwrap();
+    let output = tl_draw(&["draw", "cut.json", "-o", "cut.svg"], dir.path());
+    assert!(
+        stderr(&output).contains("error[trace_truncated]"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!dir.path().join("cut.svg").exists());
+
+    let output = tl_draw(&["draw", "missing.json", "-o", "m.svg"], dir.path());
+    assert!(
+        stderr(&output).contains("error[trace_read_failed]")
+            && stderr(&output).contains("missing.json")
+    );
+
+    let output = tl_draw(
+        &["check", "cut.json", fixture("bundle").to_str().unwrap()],
+        dir.path(),
+    );
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stdout).contains("bundle of 2 members"));
+}
+
+#[test]
+fn system_dot_missing_gives_an_install_hint() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_tl-draw"))
+        .args([
+            "draw",
+            fixture("convnet").to_str().unwrap(),
+            "-o",
+            "x.svg",
+            "--layout-engine",
+            "dot",
+        ])
+        .current_dir(dir.path())
+        .env("PATH", dir.path())
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let message = stderr(&output);
+    assert!(
+        message.contains("error[graphviz_binary_unavailable]")
+            && message.contains("apt install graphviz")
+    );
+}
+
+#[test]
+fn help_lists_the_guide_options() {
+    let output = tl_draw(&["draw", "--help"], &repo());
+    let help = String::from_utf8_lossy(&output.stdout);
+    for flag in [
+        "--depth",
+        "--collapse",
+        "--fold-repeats",
+        "--module",
+        "--rolled",
+        "--view",
+        "--graph",
+        "--theme",
+        "--show-buffers",
+        "--direction",
+        "--node-label-fields",
+        "--node-style",
+        "--show-legend",
+        "--color-by",
+        "--size-by",
+        "--show-cone",
+        "--show-saved-for-backward",
+        "--show-redundant-args",
+        "--file-format",
+        "--dpi",
+        "--layout-engine",
+    ] {
+        assert!(help.contains(flag), "--help lacks {flag}");
+    }
+}
