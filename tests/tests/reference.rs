@@ -22,6 +22,9 @@ use tl_tests::{fixture_files, fixtures_dir, is_bundle};
 /// Arguments TorchLens shows although they equal their defaults.
 const DEFAULT_ARGUMENTS: [&str; 3] = ["eps=1e-05", "momentum=0.1", "padding_idx=-1"];
 
+/// Arrows keyed by (from, to) node ids, with their label texts.
+type EdgeLabels = BTreeMap<(String, String), Vec<String>>;
+
 #[derive(Debug, Default)]
 struct ReferenceNode {
     rows: Vec<String>,
@@ -68,12 +71,7 @@ fn unquote(id: &str) -> String {
 }
 
 /// Nodes and edges of a TorchLens DOT file.
-fn parse_reference(
-    dot: &str,
-) -> (
-    BTreeMap<String, ReferenceNode>,
-    BTreeMap<(String, String), Vec<String>>,
-) {
+fn parse_reference(dot: &str) -> (BTreeMap<String, ReferenceNode>, EdgeLabels) {
     let mut nodes = BTreeMap::new();
     let mut edges = BTreeMap::new();
     for line in dot.lines().map(str::trim) {
@@ -208,7 +206,7 @@ fn default_drawings_match_torchlens_node_by_node() {
             );
         }
 
-        let our_edges: BTreeMap<(String, String), Vec<String>> = styled
+        let our_edges: EdgeLabels = styled
             .edges
             .iter()
             .map(|edge| {
