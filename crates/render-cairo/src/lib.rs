@@ -1,4 +1,223 @@
-//! Paints a laid-out graph (the layout engine's `json` output of xdot drawing operations)
-//! onto PDF, PNG and SVG surfaces with cairo-rs.
+//! Paints a laid-out graph onto PDF, PNG and SVG surfaces with cairo.
 //!
-//! It is empty until the render issue fills it.
+//! The input is the layout engine's `json` output (graphviz-pure's or `dot -Tjson`'s):
+//! geometry as xdot drawing operations, parsed by [`xdot::Layout`]. Painting replays them in
+//! Graphviz's order (background, clusters outermost first, edges, nodes, the graph label),
+//! fitting every text into the width the layout reserved. It needs cairo but not Graphviz.
+//!
+//! Invariants: the same layout and options give the same bytes for PDF-free formats (PNG,
+//! SVG); raster output never exceeds cairo's 32,767-pixel limit and PDF pages never exceed
+//! the 14,400-point PDF page limit (larger drawings are scaled down, with a warning).
+
+mod paint;
+pub mod xdot;
+
+use std::io::Cursor;
+
+use cairo::{Context, FontOptions, Format as PixelFormat, HintMetrics, HintStyle, ImageSurface, PdfSurface, SvgSurface};
+
+pub use paint::{parse_color, Rgba};
+use paint::{Frame, Painter};
+use xdot::{Layout, Op};
+
+/// Output formats cairo writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// PDF, vector, text selectable.
+    Pdf,
+    /// PNG raster.
+    Png,
+    /// SVG, vector, self-contained.
+    Svg,
+}
+
+/// A translucent layer painted over chosen nodes and arrows (the edit "cone").
+#[derive(Debug, Clone, PartialEq)]
+pub struct Shading {
+    /// Colour with alpha, `#rrggbbaa`.
+    pub color: String,
+    /// Node ids to shade.
+    pub nodes: Vec<String>,
+    /// Arrows to shade, as (tail id, head id).
+    pub edges: Vec<(String, String)>,
+}
+
+/// How to paint.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RenderOptions {
+    /// Dots per inch of PNG output (96 when unset); ignored by vector formats.
+    pub dpi: Option<f64>,
+    /// A translucent layer on top.
+    pub shading: Option<Shading>,
+}
+
+/// Painted bytes and anything the user should know about them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rendered {
+    /// The file contents.
+    pub bytes: Vec<u8>,
+    /// Warnings (e.g. the drawing was scaled down to fit a size limit).
+    pub warnings: Vec<String>,
+}
+
+/// Why painting failed.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    /// The layout output could not be read.
+    #[error("the layout engine's json output could not be read ({0}); report this with the DOT source")]
+    Layout(#[from] serde_json::Error),
+    /// The layout has no usable bounding box.
+    #[error("the layout has no bounding box ({0:?}); report this with the DOT source")]
+    BoundingBox(String),
+    /// cairo refused.
+    #[error("cairo failed while painting: {0}; try another format or a lower dpi")]
+    Cairo(#[from] cairo::Error),
+    /// Writing the PNG stream failed.
+    #[error("cairo could not encode the PNG: {0}")]
+    Png(#[from] cairo::IoError),
+    /// Writing the PDF or SVG stream failed.
+    #[error("cairo could not write the document: {0}")]
+    Stream(std::io::Error),
+}
+
+impl RenderError {
+    /// Stable code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            RenderError::Layout(_) | RenderError::BoundingBox(_) => "layout_output_invalid",
+            RenderError::Cairo(_) | RenderError::Png(_) | RenderError::Stream(_) => "render_failed",
+        }
+    }
+}
+
+/// Cairo image surfaces are limited to this many pixels per side.
+pub const MAX_RASTER_SIDE: f64 = 32767.0;
+/// PDF viewers refuse pages larger than this many points per side.
+pub const MAX_PDF_SIDE: f64 = 14400.0;
+/// Margin around the drawing, in points (Graphviz's default `pad`).
+const PAD: f64 = 4.0;
+/// Default raster resolution (Graphviz's).
+const DEFAULT_DPI: f64 = 96.0;
+
+/// Paints `layout_json` in `format`.
+pub fn render(layout_json: &str, format: Format, options: &RenderOptions) -> Result<Rendered, RenderError> {
+    let layout = Layout::parse(layout_json)?;
+    let (llx, lly, urx, ury) = layout.bounding_box().ok_or_else(|| RenderError::BoundingBox(layout.bb.clone()))?;
+    let (width, height) = (urx - llx + 2.0 * PAD, ury - lly + 2.0 * PAD);
+    let frame = Frame { llx, ury, pad: PAD };
+    let mut warnings = Vec::new();
+    let mut fit = |wanted: f64, limit: f64, what: &str| {
+        let largest = width.max(height) * wanted;
+        if largest > limit {
+            warnings.push(format!(
+                "the drawing is {largest:.0} {what} on its longest side, over the {limit:.0} limit: it was scaled down to fit; \
+                 collapse it (depth=, collapse=\"auto\") or focus a module for a readable picture"
+            ));
+            limit / largest * wanted
+        } else {
+            wanted
+        }
+    };
+    let bytes = match format {
+        Format::Png => {
+            let scale = fit(options.dpi.unwrap_or(DEFAULT_DPI) / 72.0, MAX_RASTER_SIDE, "pixels");
+            let surface = ImageSurface::create(
+                PixelFormat::ARgb32,
+                (width * scale).ceil().max(1.0) as i32,
+                (height * scale).ceil().max(1.0) as i32,
+            )?;
+            let context = Context::new(&surface)?;
+            // Unhinted metrics, or PNG text comes out wider than the layout measured.
+            let mut font_options = FontOptions::new()?;
+            font_options.set_hint_metrics(HintMetrics::Off);
+            font_options.set_hint_style(HintStyle::None);
+            context.set_font_options(&font_options);
+            context.scale(scale, scale);
+            paint_all(&context, &layout, frame, width, height, options.shading.as_ref());
+            drop(context);
+            let mut bytes = Vec::new();
+            surface.write_to_png(&mut bytes)?;
+            bytes
+        }
+        Format::Pdf => {
+            let scale = fit(1.0, MAX_PDF_SIDE, "points");
+            let surface = PdfSurface::for_stream(width * scale, height * scale, Vec::<u8>::new())?;
+            let context = Context::new(&surface)?;
+            context.scale(scale, scale);
+            paint_all(&context, &layout, frame, width, height, options.shading.as_ref());
+            drop(context);
+            finish_stream(surface.finish_output_stream())?
+        }
+        Format::Svg => {
+            let surface = SvgSurface::for_stream(width, height, Vec::<u8>::new())?;
+            let context = Context::new(&surface)?;
+            paint_all(&context, &layout, frame, width, height, options.shading.as_ref());
+            drop(context);
+            finish_stream(surface.finish_output_stream())?
+        }
+    };
+    Ok(Rendered { bytes, warnings })
+}
+
+fn finish_stream(
+    finished: Result<Box<dyn std::any::Any>, cairo::StreamWithError>,
+) -> Result<Vec<u8>, RenderError> {
+    let stream = finished.map_err(|error| RenderError::Stream(error.error))?;
+    Ok(*stream.downcast::<Vec<u8>>().expect("the stream is the Vec<u8> we gave cairo"))
+}
+
+/// The page colour: the first fill colour of the graph's own drawing.
+fn page_color(layout: &Layout) -> Rgba {
+    layout
+        .draw
+        .iter()
+        .find_map(|op| match op {
+            Op::FillColor(spec) => spec.color.as_deref().map(parse_color),
+            _ => None,
+        })
+        .unwrap_or(Rgba(1.0, 1.0, 1.0, 1.0))
+}
+
+fn paint_all(context: &Context, layout: &Layout, frame: Frame, width: f64, height: f64, shading: Option<&Shading>) {
+    let Rgba(r, g, b, a) = page_color(layout);
+    context.set_source_rgba(r, g, b, a);
+    context.rectangle(0.0, 0.0, width, height);
+    let _ = context.fill();
+    let painter = Painter::new(context, frame);
+    painter.paint(&layout.draw);
+    let (clusters, nodes) = layout.objects.split_at(layout.subgraph_count.min(layout.objects.len()));
+    for cluster in clusters {
+        painter.paint(&cluster.draw);
+        painter.paint(&cluster.label);
+    }
+    for edge in &layout.edges {
+        for ops in [&edge.draw, &edge.head_arrow, &edge.tail_arrow, &edge.label, &edge.head_label, &edge.tail_label] {
+            painter.paint(ops);
+        }
+    }
+    for node in nodes {
+        painter.paint(&node.draw);
+        painter.paint(&node.label);
+    }
+    painter.paint(&layout.label);
+    if let Some(shading) = shading {
+        let overlay = Painter::overlay(context, frame, parse_color(&shading.color));
+        let name = |index: usize| layout.objects.get(index).map(|o| o.name.as_str());
+        for edge in &layout.edges {
+            let key = (name(edge.tail), name(edge.head));
+            if shading.edges.iter().any(|(t, h)| key == (Some(t.as_str()), Some(h.as_str()))) {
+                overlay.paint(&edge.draw);
+                overlay.paint(&edge.head_arrow);
+            }
+        }
+        for node in nodes.iter().filter(|node| shading.nodes.contains(&node.name)) {
+            overlay.paint(&node.draw);
+        }
+    }
+}
+
+/// Reads a PNG's pixel size (for tests and callers that check output).
+pub fn png_size(bytes: &[u8]) -> Result<(i32, i32), RenderError> {
+    let surface = ImageSurface::create_from_png(&mut Cursor::new(bytes))?;
+    Ok((surface.width(), surface.height()))
+}

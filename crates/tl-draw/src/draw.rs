@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 
 use tl_collapse::{visible_graph, VisibilityOptions};
 use tl_style::{style_forward, Direction, StyleOptions, StyledGraph};
+use tl_render_cairo::{RenderOptions, Rendered};
 use tl_trace_model::{write_atomically, Trace};
 
 use crate::error::DrawError;
@@ -88,34 +89,54 @@ pub struct Drawing {
     /// The styled graph the DOT was emitted from.
     pub styled: StyledGraph,
     layout_engine: LayoutEngine,
+    dpi: Option<f64>,
+}
+
+/// A written drawing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Written {
+    /// The file written.
+    pub path: PathBuf,
+    /// Things the user should know (e.g. the picture was scaled down to fit).
+    pub warnings: Vec<String>,
 }
 
 impl Drawing {
-    /// The drawing as SVG text.
-    pub fn svg(&self) -> Result<String, DrawError> {
-        layout::render(&self.dot, "svg", self.layout_engine)
+    /// The laid-out geometry: the layout engine's `json` output (xdot operations).
+    pub fn layout_json(&self) -> Result<String, DrawError> {
+        layout::render(&self.dot, "json", self.layout_engine)
+    }
+
+    /// The drawing's bytes in `format`, with any warnings.
+    pub fn render(&self, format: OutputFormat) -> Result<Rendered, DrawError> {
+        let cairo_format = match format {
+            OutputFormat::Dot => {
+                return Ok(Rendered {
+                    bytes: self.dot.clone().into_bytes(),
+                    warnings: Vec::new(),
+                })
+            }
+            OutputFormat::Pdf => tl_render_cairo::Format::Pdf,
+            OutputFormat::Png => tl_render_cairo::Format::Png,
+            OutputFormat::Svg => tl_render_cairo::Format::Svg,
+        };
+        let options = RenderOptions {
+            dpi: self.dpi,
+            shading: None,
+        };
+        Ok(tl_render_cairo::render(&self.layout_json()?, cairo_format, &options)?)
     }
 
     /// Writes the drawing to `path` (format from `file_format`, else the extension, else
-    /// PDF), atomically; returns the path written.
-    pub fn write(
-        &self,
-        path: impl AsRef<Path>,
-        file_format: Option<&str>,
-    ) -> Result<PathBuf, DrawError> {
+    /// PDF), atomically: a failure never leaves a broken file.
+    pub fn write(&self, path: impl AsRef<Path>, file_format: Option<&str>) -> Result<Written, DrawError> {
         let (target, format) = output_target(path.as_ref(), file_format)?;
-        let bytes = match format {
-            OutputFormat::Dot => self.dot.clone().into_bytes(),
-            OutputFormat::Svg => self.svg()?.into_bytes(),
-            OutputFormat::Pdf | OutputFormat::Png => {
-                return Err(DrawError::NotYetSupported {
-                    option: format!("{} output", format.extension()),
-                    detail: "PDF and PNG arrive with the render issue; write .svg or .dot",
-                })
-            }
-        };
-        write_atomically(&target, &bytes)?;
-        Ok(target)
+        let rendered = self.render(format)?;
+        write_atomically(&target, &rendered.bytes)?;
+        Ok(Written {
+            path: target,
+            warnings: rendered.warnings,
+        })
     }
 }
 
@@ -143,6 +164,7 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
         dot: tl_dot_emit::emit(&styled),
         styled,
         layout_engine: options.layout_engine,
+        dpi: options.dpi,
     })
 }
 

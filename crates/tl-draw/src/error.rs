@@ -9,6 +9,9 @@ pub enum DrawError {
     /// The trace could not be read or written.
     #[error(transparent)]
     Trace(#[from] TraceError),
+    /// Painting the laid-out drawing failed.
+    #[error(transparent)]
+    Render(#[from] tl_render_cairo::RenderError),
     /// An option value is not one the option accepts.
     #[error("{message}")]
     OptionInvalid {
@@ -43,6 +46,7 @@ impl DrawError {
     pub fn code(&self) -> &'static str {
         match self {
             DrawError::Trace(error) => error.code(),
+            DrawError::Render(error) => error.code(),
             DrawError::OptionInvalid { code, .. } => code,
             DrawError::NotYetSupported { .. } => "option_not_supported_yet",
             DrawError::GraphvizUnavailable => "graphviz_binary_unavailable",

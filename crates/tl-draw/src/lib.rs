@@ -17,7 +17,8 @@ mod error;
 mod layout;
 pub mod options;
 
-pub use draw::{draw, output_target, Drawing, OutputFormat};
+pub use draw::{draw, output_target, Drawing, OutputFormat, Written};
+pub use tl_render_cairo::Rendered;
 pub use error::DrawError;
 pub use options::{Collapse, DrawOptions, GraphKind, LayoutEngine};
 pub use tl_collapse::BufferVisibility;

@@ -9,7 +9,7 @@ use tl_draw::options::{
     parse_view,
 };
 use tl_draw::{
-    draw, Bundle, Collapse, DrawError, DrawOptions, GraphKind, LayoutEngine, Trace, TraceError,
+    draw, Bundle, Collapse, DrawError, DrawOptions, GraphKind, LayoutEngine, Trace, TraceError, Written,
 };
 
 /// Draw TorchLens traces (exported with the tl_export Python adapter) as PDF, PNG, SVG or DOT.
@@ -170,7 +170,7 @@ impl DrawArgs {
         Ok(options)
     }
 
-    fn run(&self) -> Result<PathBuf, DrawError> {
+    fn run(&self) -> Result<Written, DrawError> {
         let options = self.options()?;
         let trace = Trace::load(&self.trace)?;
         let output = self.output.clone().unwrap_or_else(|| {
@@ -205,8 +205,11 @@ fn check(path: &Path) -> Result<String, TraceError> {
 fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Draw(args) => match args.run() {
-            Ok(path) => {
-                println!("{}", path.display());
+            Ok(written) => {
+                for warning in &written.warnings {
+                    eprintln!("warning: {warning}");
+                }
+                println!("{}", written.path.display());
                 ExitCode::SUCCESS
             }
             Err(error) => {
