@@ -23,19 +23,37 @@ fn hostile_names_are_escaped_in_dot_and_drawn_literally() {
     let trace = hostile_trace();
     let drawing = draw(&trace, &DrawOptions::default()).unwrap();
     assert!(drawing.dot.contains("digraph \"Net<\\\"&'>\\\\ ünï\""));
-    assert!(drawing.dot.contains("Net&lt;&quot;&amp;&#39;&gt;\\ ünï"));
+    assert!(drawing.dot.contains("Net&lt;&quot;&amp;&#39;&gt;\\\\ ünï"));
     assert!(
         !drawing.dot.contains("<evil>"),
         "raw markup never reaches the DOT"
     );
-    // The embedded layout parses it and draws exactly the nodes we emitted, texts intact.
-    let svg = drawing.svg().expect("the escaped DOT lays out");
-    assert_eq!(
-        svg.matches("class=\"node\"").count(),
-        drawing.styled.nodes.len()
-    );
-    assert!(
-        svg.contains("@p&quot;] x [label=&lt;evil&gt; &amp; &#39;q&#39;\\"),
-        "{svg}"
-    );
+    // The embedded layout parses it and lays out exactly the nodes we emitted, with the
+    // texts intact, and every format paints.
+    let layout: serde_json::Value = serde_json::from_str(&drawing.layout_json().unwrap()).unwrap();
+    let objects = layout["objects"].as_array().unwrap();
+    let subgraphs = layout["_subgraph_cnt"].as_u64().unwrap_or(0) as usize;
+    assert_eq!(objects.len() - subgraphs, drawing.styled.nodes.len());
+    // Painted text reads exactly as the trace spells it (one backslash, no entities).
+    let folder = tempfile::tempdir().unwrap();
+    let pdf = drawing
+        .write(folder.path().join("hostile.pdf"), None)
+        .unwrap()
+        .path;
+    let text = std::process::Command::new("pdftotext")
+        .arg(&pdf)
+        .arg("-")
+        .output()
+        .unwrap()
+        .stdout;
+    let text = String::from_utf8_lossy(&text);
+    assert!(text.contains("@p\"] x [label=<evil> & 'q'\\\n"), "{text}");
+    assert!(text.contains("Net<\"&'>\\ ünï"), "{text}");
+    for format in [
+        tl_draw::OutputFormat::Pdf,
+        tl_draw::OutputFormat::Png,
+        tl_draw::OutputFormat::Svg,
+    ] {
+        assert!(!drawing.render(format).unwrap().bytes.is_empty());
+    }
 }

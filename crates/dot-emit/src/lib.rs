@@ -12,7 +12,8 @@ use tl_style::{EdgeText, Fill, Legend, Row, StyledCluster, StyledEdge, StyledGra
 /// Id of the key node.
 pub const LEGEND_ID: &str = "tl_legend";
 
-/// Escapes text for an HTML-like label: `&`, `<`, `>`, quotes, and line breaks.
+/// Escapes text for an HTML-like label: `&`, `<`, `>`, quotes, line breaks, and
+/// backslashes (Graphviz reads `\\` in label text as one backslash).
 pub fn escape_html(text: &str) -> String {
     let mut escaped = String::with_capacity(text.len());
     for ch in text.chars() {
@@ -22,6 +23,7 @@ pub fn escape_html(text: &str) -> String {
             '>' => escaped.push_str("&gt;"),
             '"' => escaped.push_str("&quot;"),
             '\'' => escaped.push_str("&#39;"),
+            '\\' => escaped.push_str("\\\\"),
             '\n' | '\r' => escaped.push(' '),
             _ => escaped.push(ch),
         }
@@ -205,7 +207,7 @@ fn legend_statement(legend: &Legend) -> String {
     );
     let _ = write!(
         table,
-        "<TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\"><FONT POINT-SIZE=\"10\"><B>{}</B></FONT></TD></TR>",
+        "<TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\"><FONT POINT-SIZE=\"12\"><B>{}</B></FONT></TD></TR>",
         escape_html(&legend.title)
     );
     for entry in &legend.entries {
@@ -222,7 +224,7 @@ fn legend_statement(legend: &Legend) -> String {
         };
         let _ = write!(
             table,
-            "<TR>{swatch}<TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"10\">{}</FONT></TD></TR>",
+            "<TR>{swatch}<TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"12\">{}</FONT></TD></TR>",
             escape_html(&entry.text)
         );
     }
@@ -263,12 +265,16 @@ pub fn emit(graph: &StyledGraph) -> String {
     for edge in &graph.edges {
         out.push_str(&edge_statement(graph, edge));
     }
-    if !graph.sink.is_empty() {
-        let sinks: Vec<String> = graph
-            .sink
-            .iter()
-            .map(|&n| quote(&graph.nodes[n].id))
-            .collect();
+    // Outputs, and the key beside them, sit at the far end of the flow.
+    let mut sinks: Vec<String> = graph
+        .sink
+        .iter()
+        .map(|&n| quote(&graph.nodes[n].id))
+        .collect();
+    if graph.legend.is_some() {
+        sinks.push(quote(LEGEND_ID));
+    }
+    if !sinks.is_empty() {
         let _ = writeln!(
             out,
             "\t{{\n\t\trank=sink\n\t\t{}\n\t}}",
@@ -297,6 +303,7 @@ mod tests {
 
     #[test]
     fn html_text_is_escaped() {
+        assert_eq!(escape_html(r"x\y"), r"x\\y");
         assert_eq!(
             escape_html("a<b & \"c\" 'd'>"),
             "a&lt;b &amp; &quot;c&quot; &#39;d&#39;&gt;"

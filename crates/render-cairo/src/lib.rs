@@ -14,7 +14,10 @@ pub mod xdot;
 
 use std::io::Cursor;
 
-use cairo::{Context, FontOptions, Format as PixelFormat, HintMetrics, HintStyle, ImageSurface, PdfSurface, SvgSurface};
+use cairo::{
+    Context, FontOptions, Format as PixelFormat, HintMetrics, HintStyle, ImageSurface, PdfSurface,
+    SvgSurface,
+};
 
 pub use paint::{parse_color, Rgba};
 use paint::{Frame, Painter};
@@ -49,6 +52,9 @@ pub struct RenderOptions {
     pub dpi: Option<f64>,
     /// A translucent layer on top.
     pub shading: Option<Shading>,
+    /// Texts in the layout still carry xdot's escaping (`\\` for a backslash), as
+    /// graphviz-pure's `json` output does; `dot -Tjson` 2.x unescapes them itself.
+    pub xdot_escaped_text: bool,
 }
 
 /// Painted bytes and anything the user should know about them.
@@ -64,7 +70,9 @@ pub struct Rendered {
 #[derive(Debug, thiserror::Error)]
 pub enum RenderError {
     /// The layout output could not be read.
-    #[error("the layout engine's json output could not be read ({0}); report this with the DOT source")]
+    #[error(
+        "the layout engine's json output could not be read ({0}); report this with the DOT source"
+    )]
     Layout(#[from] serde_json::Error),
     /// The layout has no usable bounding box.
     #[error("the layout has no bounding box ({0:?}); report this with the DOT source")]
@@ -100,9 +108,15 @@ const PAD: f64 = 4.0;
 const DEFAULT_DPI: f64 = 96.0;
 
 /// Paints `layout_json` in `format`.
-pub fn render(layout_json: &str, format: Format, options: &RenderOptions) -> Result<Rendered, RenderError> {
+pub fn render(
+    layout_json: &str,
+    format: Format,
+    options: &RenderOptions,
+) -> Result<Rendered, RenderError> {
     let layout = Layout::parse(layout_json)?;
-    let (llx, lly, urx, ury) = layout.bounding_box().ok_or_else(|| RenderError::BoundingBox(layout.bb.clone()))?;
+    let (llx, lly, urx, ury) = layout
+        .bounding_box()
+        .ok_or_else(|| RenderError::BoundingBox(layout.bb.clone()))?;
     let (width, height) = (urx - llx + 2.0 * PAD, ury - lly + 2.0 * PAD);
     let frame = Frame { llx, ury, pad: PAD };
     let mut warnings = Vec::new();
@@ -120,7 +134,11 @@ pub fn render(layout_json: &str, format: Format, options: &RenderOptions) -> Res
     };
     let bytes = match format {
         Format::Png => {
-            let scale = fit(options.dpi.unwrap_or(DEFAULT_DPI) / 72.0, MAX_RASTER_SIDE, "pixels");
+            let scale = fit(
+                options.dpi.unwrap_or(DEFAULT_DPI) / 72.0,
+                MAX_RASTER_SIDE,
+                "pixels",
+            );
             let surface = ImageSurface::create(
                 PixelFormat::ARgb32,
                 (width * scale).ceil().max(1.0) as i32,
@@ -133,7 +151,7 @@ pub fn render(layout_json: &str, format: Format, options: &RenderOptions) -> Res
             font_options.set_hint_style(HintStyle::None);
             context.set_font_options(&font_options);
             context.scale(scale, scale);
-            paint_all(&context, &layout, frame, width, height, options.shading.as_ref());
+            paint_all(&context, &layout, frame, (width, height), options);
             drop(context);
             let mut bytes = Vec::new();
             surface.write_to_png(&mut bytes)?;
@@ -144,14 +162,14 @@ pub fn render(layout_json: &str, format: Format, options: &RenderOptions) -> Res
             let surface = PdfSurface::for_stream(width * scale, height * scale, Vec::<u8>::new())?;
             let context = Context::new(&surface)?;
             context.scale(scale, scale);
-            paint_all(&context, &layout, frame, width, height, options.shading.as_ref());
+            paint_all(&context, &layout, frame, (width, height), options);
             drop(context);
             finish_stream(surface.finish_output_stream())?
         }
         Format::Svg => {
             let surface = SvgSurface::for_stream(width, height, Vec::<u8>::new())?;
             let context = Context::new(&surface)?;
-            paint_all(&context, &layout, frame, width, height, options.shading.as_ref());
+            paint_all(&context, &layout, frame, (width, height), options);
             drop(context);
             finish_stream(surface.finish_output_stream())?
         }
@@ -163,7 +181,9 @@ fn finish_stream(
     finished: Result<Box<dyn std::any::Any>, cairo::StreamWithError>,
 ) -> Result<Vec<u8>, RenderError> {
     let stream = finished.map_err(|error| RenderError::Stream(error.error))?;
-    Ok(*stream.downcast::<Vec<u8>>().expect("the stream is the Vec<u8> we gave cairo"))
+    Ok(*stream
+        .downcast::<Vec<u8>>()
+        .expect("the stream is the Vec<u8> we gave cairo"))
 }
 
 /// The page colour: the first fill colour of the graph's own drawing.
@@ -178,20 +198,36 @@ fn page_color(layout: &Layout) -> Rgba {
         .unwrap_or(Rgba(1.0, 1.0, 1.0, 1.0))
 }
 
-fn paint_all(context: &Context, layout: &Layout, frame: Frame, width: f64, height: f64, shading: Option<&Shading>) {
+fn paint_all(
+    context: &Context,
+    layout: &Layout,
+    frame: Frame,
+    page: (f64, f64),
+    options: &RenderOptions,
+) {
+    let (width, height) = page;
     let Rgba(r, g, b, a) = page_color(layout);
     context.set_source_rgba(r, g, b, a);
     context.rectangle(0.0, 0.0, width, height);
     let _ = context.fill();
-    let painter = Painter::new(context, frame);
+    let painter = Painter::new(context, frame, options.xdot_escaped_text);
     painter.paint(&layout.draw);
-    let (clusters, nodes) = layout.objects.split_at(layout.subgraph_count.min(layout.objects.len()));
+    let (clusters, nodes) = layout
+        .objects
+        .split_at(layout.subgraph_count.min(layout.objects.len()));
     for cluster in clusters {
         painter.paint(&cluster.draw);
         painter.paint(&cluster.label);
     }
     for edge in &layout.edges {
-        for ops in [&edge.draw, &edge.head_arrow, &edge.tail_arrow, &edge.label, &edge.head_label, &edge.tail_label] {
+        for ops in [
+            &edge.draw,
+            &edge.head_arrow,
+            &edge.tail_arrow,
+            &edge.label,
+            &edge.head_label,
+            &edge.tail_label,
+        ] {
             painter.paint(ops);
         }
     }
@@ -200,17 +236,24 @@ fn paint_all(context: &Context, layout: &Layout, frame: Frame, width: f64, heigh
         painter.paint(&node.label);
     }
     painter.paint(&layout.label);
-    if let Some(shading) = shading {
+    if let Some(shading) = &options.shading {
         let overlay = Painter::overlay(context, frame, parse_color(&shading.color));
         let name = |index: usize| layout.objects.get(index).map(|o| o.name.as_str());
         for edge in &layout.edges {
             let key = (name(edge.tail), name(edge.head));
-            if shading.edges.iter().any(|(t, h)| key == (Some(t.as_str()), Some(h.as_str()))) {
+            if shading
+                .edges
+                .iter()
+                .any(|(t, h)| key == (Some(t.as_str()), Some(h.as_str())))
+            {
                 overlay.paint(&edge.draw);
                 overlay.paint(&edge.head_arrow);
             }
         }
-        for node in nodes.iter().filter(|node| shading.nodes.contains(&node.name)) {
+        for node in nodes
+            .iter()
+            .filter(|node| shading.nodes.contains(&node.name))
+        {
             overlay.paint(&node.draw);
         }
     }

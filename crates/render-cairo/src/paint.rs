@@ -21,7 +21,9 @@ const NAMED: [(&str, Rgba); 4] = [
 /// Parses `#rrggbb`, `#rrggbbaa` or a basic colour name; unknown text reads as black.
 pub fn parse_color(text: &str) -> Rgba {
     if let Some(hex) = text.strip_prefix('#') {
-        let channel = |i: usize| u8::from_str_radix(hex.get(i..i + 2).unwrap_or("00"), 16).unwrap_or(0) as f64 / 255.0;
+        let channel = |i: usize| {
+            u8::from_str_radix(hex.get(i..i + 2).unwrap_or("00"), 16).unwrap_or(0) as f64 / 255.0
+        };
         let alpha = if hex.len() >= 8 { channel(6) } else { 1.0 };
         return Rgba(channel(0), channel(2), channel(4), alpha);
     }
@@ -44,7 +46,10 @@ pub struct Frame {
 
 impl Frame {
     fn map(&self, point: Point) -> (f64, f64) {
-        (point[0] - self.llx + self.pad, self.ury - point[1] + self.pad)
+        (
+            point[0] - self.llx + self.pad,
+            self.ury - point[1] + self.pad,
+        )
     }
 }
 
@@ -89,15 +94,18 @@ pub struct Painter<'c> {
     frame: Frame,
     /// Overrides every fill and pen colour (the translucent shading layer).
     overlay: Option<Rgba>,
+    /// Texts carry xdot escaping to undo.
+    xdot_escaped_text: bool,
 }
 
 impl<'c> Painter<'c> {
     /// A painter for `context` in `frame`.
-    pub fn new(context: &'c Context, frame: Frame) -> Painter<'c> {
+    pub fn new(context: &'c Context, frame: Frame, xdot_escaped_text: bool) -> Painter<'c> {
         Painter {
             context,
             frame,
             overlay: None,
+            xdot_escaped_text,
         }
     }
 
@@ -107,6 +115,7 @@ impl<'c> Painter<'c> {
             context,
             frame,
             overlay: Some(color),
+            xdot_escaped_text: false,
         }
     }
 
@@ -151,8 +160,19 @@ impl<'c> Painter<'c> {
 
     fn stroke(&self, state: &State) {
         let context = self.context;
-        context.set_line_width(if self.overlay.is_some() { state.line_width.max(6.0) } else { state.line_width });
-        context.set_dash(if self.overlay.is_some() { &[] } else { &state.dash }, 0.0);
+        context.set_line_width(if self.overlay.is_some() {
+            state.line_width.max(6.0)
+        } else {
+            state.line_width
+        });
+        context.set_dash(
+            if self.overlay.is_some() {
+                &[]
+            } else {
+                &state.dash
+            },
+            0.0,
+        );
         self.set_source(&state.pen);
         let _ = context.stroke();
     }
@@ -190,7 +210,11 @@ impl<'c> Painter<'c> {
         let (x, y) = self.frame.map(*first);
         self.context.move_to(x, y);
         for triple in points[1..].chunks_exact(3) {
-            let (a, b, c) = (self.frame.map(triple[0]), self.frame.map(triple[1]), self.frame.map(triple[2]));
+            let (a, b, c) = (
+                self.frame.map(triple[0]),
+                self.frame.map(triple[1]),
+                self.frame.map(triple[2]),
+            );
             self.context.curve_to(a.0, a.1, b.0, b.1, c.0, c.1);
         }
     }
@@ -210,17 +234,39 @@ impl<'c> Painter<'c> {
         if self.overlay.is_some() || state.invisible || text.is_empty() {
             return;
         }
+        let unescaped;
+        let text = if self.xdot_escaped_text && text.contains('\\') {
+            unescaped = text.replace("\\\\", "\\");
+            unescaped.as_str()
+        } else {
+            text
+        };
         let context = self.context;
         let (family, bold, italic) = font_of(&state.font_face, state.font_flags);
         context.select_font_face(
             family,
-            if italic { FontSlant::Italic } else { FontSlant::Normal },
-            if bold { FontWeight::Bold } else { FontWeight::Normal },
+            if italic {
+                FontSlant::Italic
+            } else {
+                FontSlant::Normal
+            },
+            if bold {
+                FontWeight::Bold
+            } else {
+                FontWeight::Normal
+            },
         );
         context.set_font_size(state.font_size);
-        let advance = context.text_extents(text).map(|e| e.x_advance()).unwrap_or(width);
+        let advance = context
+            .text_extents(text)
+            .map(|e| e.x_advance())
+            .unwrap_or(width);
         // Squeeze only when the real text is wider than the room the layout gave it.
-        let squeeze = if advance > width && advance > 0.0 { width / advance } else { 1.0 };
+        let squeeze = if advance > width && advance > 0.0 {
+            width / advance
+        } else {
+            1.0
+        };
         let drawn = advance * squeeze;
         let (x, y) = self.frame.map(pt);
         let left = match align {
@@ -289,7 +335,12 @@ impl<'c> Painter<'c> {
                     self.bspline_path(points);
                     self.finish_shape(&state, false);
                 }
-                Op::Text { pt, align, width, text } => self.text(&state, *pt, align, *width, text),
+                Op::Text {
+                    pt,
+                    align,
+                    width,
+                    text,
+                } => self.text(&state, *pt, align, *width, text),
                 Op::Image {} => {}
             }
         }

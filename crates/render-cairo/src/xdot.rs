@@ -204,7 +204,11 @@ impl Layout {
 
     /// The bounding box as `(llx, lly, urx, ury)`.
     pub fn bounding_box(&self) -> Option<(f64, f64, f64, f64)> {
-        let parts: Vec<f64> = self.bb.split(',').map(|p| p.trim().parse().ok()).collect::<Option<_>>()?;
+        let parts: Vec<f64> = self
+            .bb
+            .split(',')
+            .map(|p| p.trim().parse().ok())
+            .collect::<Option<_>>()?;
         match parts.as_slice() {
             [llx, lly, urx, ury] => Some((*llx, *lly, *urx, *ury)),
             _ => None,

@@ -1,9 +1,10 @@
 //! Drawing speed (issue budgets): DOT emission for the GPT-2 fixture under 5 ms; the whole
-//! draw of the 40-block stack to SVG under 0.3 s.
+//! draw of the 40-block stack to SVG under 0.3 s; GPT-2's full drawing to PDF and to PNG
+//! each under 0.5 s.
 #![allow(missing_docs)] // criterion_group! generates undocumented functions
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use tl_draw::{draw, DrawOptions, Trace};
+use tl_draw::{draw, DrawOptions, OutputFormat, Trace};
 
 fn fixture(name: &str) -> Trace {
     Trace::load(format!(
@@ -15,18 +16,29 @@ fn fixture(name: &str) -> Trace {
 
 fn budgets(c: &mut Criterion) {
     let gpt2 = fixture("gpt2");
+    let stack40 = fixture("stack40");
     let options = DrawOptions::default();
+    let bytes = |trace: &Trace, format: OutputFormat| {
+        draw(trace, &options)
+            .unwrap()
+            .render(format)
+            .unwrap()
+            .bytes
+            .len()
+    };
     let mut group = c.benchmark_group("forward");
     group.bench_function("gpt2_dot_emission", |b| {
         b.iter(|| draw(&gpt2, &options).unwrap().dot.len())
     });
     group.sample_size(10);
-    let stack40 = fixture("stack40");
     group.bench_function("stack40_to_svg", |b| {
-        b.iter(|| draw(&stack40, &options).unwrap().svg().unwrap().len())
+        b.iter(|| bytes(&stack40, OutputFormat::Svg))
     });
-    group.bench_function("gpt2_to_svg", |b| {
-        b.iter(|| draw(&gpt2, &options).unwrap().svg().unwrap().len())
+    group.bench_function("gpt2_to_pdf", |b| {
+        b.iter(|| bytes(&gpt2, OutputFormat::Pdf))
+    });
+    group.bench_function("gpt2_to_png", |b| {
+        b.iter(|| bytes(&gpt2, OutputFormat::Png))
     });
     group.finish();
 }

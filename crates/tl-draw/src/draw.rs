@@ -3,8 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use tl_collapse::{visible_graph, VisibilityOptions};
-use tl_style::{style_forward, Direction, StyleOptions, StyledGraph};
 use tl_render_cairo::{RenderOptions, Rendered};
+use tl_style::{style_forward, Direction, StyleOptions, StyledGraph};
 use tl_trace_model::{write_atomically, Trace};
 
 use crate::error::DrawError;
@@ -107,29 +107,43 @@ impl Drawing {
         layout::render(&self.dot, "json", self.layout_engine)
     }
 
-    /// The drawing's bytes in `format`, with any warnings.
+    /// The drawing's bytes in `format`, with any warnings. PDF and PNG are painted with
+    /// cairo; SVG comes from the layout engine, so its text stays text (searchable,
+    /// selectable), as in Graphviz's own SVG.
     pub fn render(&self, format: OutputFormat) -> Result<Rendered, DrawError> {
-        let cairo_format = match format {
-            OutputFormat::Dot => {
-                return Ok(Rendered {
-                    bytes: self.dot.clone().into_bytes(),
-                    warnings: Vec::new(),
-                })
-            }
-            OutputFormat::Pdf => tl_render_cairo::Format::Pdf,
-            OutputFormat::Png => tl_render_cairo::Format::Png,
-            OutputFormat::Svg => tl_render_cairo::Format::Svg,
+        let painted = |format| {
+            let options = RenderOptions {
+                dpi: self.dpi,
+                shading: None,
+                xdot_escaped_text: self.layout_engine == LayoutEngine::Embedded,
+            };
+            Ok(tl_render_cairo::render(
+                &self.layout_json()?,
+                format,
+                &options,
+            )?)
         };
-        let options = RenderOptions {
-            dpi: self.dpi,
-            shading: None,
+        let unpainted = |bytes: Vec<u8>| Rendered {
+            bytes,
+            warnings: Vec::new(),
         };
-        Ok(tl_render_cairo::render(&self.layout_json()?, cairo_format, &options)?)
+        match format {
+            OutputFormat::Dot => Ok(unpainted(self.dot.clone().into_bytes())),
+            OutputFormat::Svg => Ok(unpainted(
+                layout::render(&self.dot, "svg", self.layout_engine)?.into_bytes(),
+            )),
+            OutputFormat::Pdf => painted(tl_render_cairo::Format::Pdf),
+            OutputFormat::Png => painted(tl_render_cairo::Format::Png),
+        }
     }
 
     /// Writes the drawing to `path` (format from `file_format`, else the extension, else
     /// PDF), atomically: a failure never leaves a broken file.
-    pub fn write(&self, path: impl AsRef<Path>, file_format: Option<&str>) -> Result<Written, DrawError> {
+    pub fn write(
+        &self,
+        path: impl AsRef<Path>,
+        file_format: Option<&str>,
+    ) -> Result<Written, DrawError> {
         let (target, format) = output_target(path.as_ref(), file_format)?;
         let rendered = self.render(format)?;
         write_atomically(&target, &rendered.bytes)?;

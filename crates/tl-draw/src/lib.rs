@@ -18,10 +18,10 @@ mod layout;
 pub mod options;
 
 pub use draw::{draw, output_target, Drawing, OutputFormat, Written};
-pub use tl_render_cairo::Rendered;
 pub use error::DrawError;
 pub use options::{Collapse, DrawOptions, GraphKind, LayoutEngine};
 pub use tl_collapse::BufferVisibility;
+pub use tl_render_cairo::Rendered;
 pub use tl_style::{Direction, LabelField, NodeStyle};
 pub use tl_trace_model::{Bundle, OpKind, OpRecord, Trace, TraceError};
 

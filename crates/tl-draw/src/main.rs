@@ -9,7 +9,8 @@ use tl_draw::options::{
     parse_view,
 };
 use tl_draw::{
-    draw, Bundle, Collapse, DrawError, DrawOptions, GraphKind, LayoutEngine, Trace, TraceError, Written,
+    draw, Bundle, Collapse, DrawError, DrawOptions, GraphKind, LayoutEngine, Trace, TraceError,
+    Written,
 };
 
 /// Draw TorchLens traces (exported with the tl_export Python adapter) as PDF, PNG, SVG or DOT.

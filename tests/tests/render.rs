@@ -1,0 +1,175 @@
+//! Rendered files: golden PNGs compared with a small pixel tolerance, PDF text a PDF tool
+//! can extract, SVG that is well-formed XML, and the file rules of the facade.
+//! `TL_UPDATE_GOLDEN=1` rewrites the golden PNGs: open every one before committing.
+
+use std::process::Command;
+
+use tl_draw::{draw, BufferVisibility, DrawOptions, OutputFormat, Trace};
+use tl_render_cairo::{render, Format, RenderOptions};
+use tl_tests::{fixtures_dir, repo_root, updating_golden};
+
+fn trace(name: &str) -> Trace {
+    Trace::load(fixtures_dir().join(format!("{name}.json"))).unwrap()
+}
+
+/// Decoded ARGB pixels of a PNG.
+fn argb(png: &[u8]) -> (i32, i32, Vec<u8>) {
+    let mut surface = cairo::ImageSurface::create_from_png(&mut std::io::Cursor::new(png)).unwrap();
+    let (w, h, stride) = (surface.width(), surface.height(), surface.stride() as usize);
+    let data = surface.data().unwrap();
+    let mut pixels = Vec::with_capacity((w * h * 4) as usize);
+    for y in 0..h as usize {
+        pixels.extend_from_slice(&data[y * stride..y * stride + 4 * w as usize]);
+    }
+    (w, h, pixels)
+}
+
+/// Same size, and at most 1% of pixels differ by more than 48 in any channel (font
+/// rasterisation differs slightly between machines).
+fn assert_close(name: &str, actual: &[u8], expected: &[u8]) {
+    let (aw, ah, a) = argb(actual);
+    let (ew, eh, e) = argb(expected);
+    assert_eq!(
+        (aw, ah),
+        (ew, eh),
+        "{name}: size differs from the golden PNG"
+    );
+    let differing = a
+        .chunks_exact(4)
+        .zip(e.chunks_exact(4))
+        .filter(|(p, q)| p.iter().zip(q.iter()).any(|(x, y)| x.abs_diff(*y) > 48))
+        .count();
+    let share = differing as f64 / (aw * ah) as f64;
+    assert!(
+        share <= 0.01,
+        "{name}: {:.2}% of pixels differ from the golden PNG; look at both",
+        share * 100.0
+    );
+}
+
+#[test]
+fn golden_pngs() {
+    let cases = [
+        ("convnet", DrawOptions::default()),
+        (
+            "convnet.buffers_always",
+            DrawOptions::default().show_buffers(BufferVisibility::Always),
+        ),
+        ("branch_true", DrawOptions::default()),
+        ("recurrent", DrawOptions::default()),
+        ("frozen", DrawOptions::default().show_legend(Some(true))),
+        ("custom_buffer", DrawOptions::default()),
+        ("stack8.depth1", DrawOptions::default().depth(1)),
+    ];
+    for (name, options) in cases {
+        let fixture = name.split('.').next().unwrap();
+        let png = draw(&trace(fixture), &options.dpi(72.0))
+            .unwrap()
+            .render(OutputFormat::Png)
+            .unwrap()
+            .bytes;
+        let path = repo_root()
+            .join("tests/golden/png")
+            .join(format!("{name}.png"));
+        if updating_golden() {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, &png).unwrap();
+            continue;
+        }
+        let expected = std::fs::read(&path).unwrap_or_else(|_| {
+            panic!(
+                "no golden PNG {}; run with TL_UPDATE_GOLDEN=1 and look at it",
+                path.display()
+            )
+        });
+        assert_close(name, &png, &expected);
+    }
+}
+
+#[test]
+fn pdf_text_is_extractable() {
+    let folder = tempfile::tempdir().unwrap();
+    let drawing = draw(&trace("convnet"), &DrawOptions::default()).unwrap();
+    let written = drawing.write(folder.path().join("convnet"), None).unwrap();
+    assert_eq!(
+        written.path,
+        folder.path().join("convnet.pdf"),
+        "no extension: PDF"
+    );
+    let output = Command::new("pdftotext")
+        .arg(&written.path)
+        .arg("-")
+        .output()
+        .expect("pdftotext (poppler-utils) is installed by `cargo xtask setup`");
+    let text = String::from_utf8_lossy(&output.stdout);
+    for name in [
+        "conv2d_1_1",
+        "batchnorm_1_3",
+        "relu_2_8",
+        "softmax_1_12",
+        "@features.0",
+        "1.61K parameters",
+    ] {
+        assert!(
+            text.contains(name),
+            "{name} not found in the PDF text:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn svg_is_well_formed_xml() {
+    for name in ["convnet", "gpt2", "branch_true"] {
+        let svg = draw(&trace(name), &DrawOptions::default())
+            .unwrap()
+            .render(OutputFormat::Svg)
+            .unwrap()
+            .bytes;
+        let text = String::from_utf8(svg).unwrap();
+        let options = roxmltree::ParsingOptions {
+            allow_dtd: true,
+            ..roxmltree::ParsingOptions::default()
+        };
+        let document = roxmltree::Document::parse_with_options(&text, options)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(document.root_element().tag_name().name(), "svg");
+    }
+}
+
+#[test]
+fn thousands_of_nodes_make_a_valid_readable_pdf() {
+    // A 2,000-node laid-out chain of records: the PDF has a page and the text is there.
+    let nodes: Vec<String> = (0..2000)
+        .map(|i| format!("n{i} [shape=box label=\"op_{i}\"]"))
+        .collect();
+    let edges: Vec<String> = (1..2000).map(|i| format!("n{} -> n{i}", i - 1)).collect();
+    let dot = format!(
+        "digraph {{ node [fontname=Helvetica] {} {} }}",
+        nodes.join(" "),
+        edges.join(" ")
+    );
+    let json = graphviz_layout(&dot);
+    let rendered = render(&json, Format::Pdf, &RenderOptions::default()).unwrap();
+    assert_eq!(
+        rendered.warnings.len(),
+        1,
+        "the 2,000-rank page is scaled to the PDF limit"
+    );
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("chain.pdf");
+    std::fs::write(&path, &rendered.bytes).unwrap();
+    let text = Command::new("pdftotext")
+        .arg(&path)
+        .arg("-")
+        .output()
+        .unwrap()
+        .stdout;
+    let text = String::from_utf8_lossy(&text);
+    assert!(text.contains("op_0") && text.contains("op_1999"));
+}
+
+fn graphviz_layout(dot: &str) -> String {
+    graphviz_pure::render_dot(dot, "dot", "json")
+        .unwrap()
+        .into_output()
+}
