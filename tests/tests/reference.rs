@@ -9,6 +9,8 @@
 //! * arguments equal to their defaults (`eps=1e-05`, `momentum=0.1`, `padding_idx=-1`) are
 //!   not shown;
 //! * gradient arrows are drawn by `graph="combined"`, not by the forward drawing;
+//! * a node carrying a picture (the input photo) is a rounded box with the picture above
+//!   its rows; 2.36.1 draws no thumbnail for it;
 //! * the name is always the key that reads the record back: after a layer with several
 //!   passes, 2.36.1 titles some nodes with its rewritten step counter (`layernorm_3_28` for
 //!   the op that `trace["layernorm_3_27"]` returns).

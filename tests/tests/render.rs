@@ -173,3 +173,43 @@ fn graphviz_layout(dot: &str) -> String {
         .unwrap()
         .into_output()
 }
+
+/// Share of pixels close to the photo's yellow sun (250, 215, 80).
+fn sun_pixels(png: &[u8]) -> usize {
+    let (_, _, pixels) = argb(png);
+    // cairo stores BGRA in memory on little-endian machines.
+    pixels
+        .chunks_exact(4)
+        .filter(|p| p[2] > 230 && p[1] > 190 && p[1] < 235 && p[0] < 120)
+        .count()
+}
+
+#[test]
+fn photo_input_shows_its_thumbnail_unless_shape_only() {
+    let photo = trace("photo");
+    let drawn = draw(&photo, &DrawOptions::default()).unwrap();
+    assert!(
+        sun_pixels(&drawn.render(OutputFormat::Png).unwrap().bytes) > 50,
+        "the thumbnail is painted"
+    );
+    let svg = String::from_utf8(drawn.render(OutputFormat::Svg).unwrap().bytes).unwrap();
+    assert!(
+        svg.contains("xlink:href=\"data:image/png;base64,"),
+        "SVG pictures are inlined"
+    );
+    assert_eq!(
+        draw(&photo, &DrawOptions::default()).unwrap().dot,
+        drawn.dot,
+        "DOT stays deterministic"
+    );
+    let plain = draw(
+        &photo,
+        &DrawOptions::default().batch_render(tl_draw::BatchRender::ShapeOnly),
+    )
+    .unwrap();
+    assert!(!plain.dot.contains("<IMG"));
+    assert_eq!(
+        sun_pixels(&plain.render(OutputFormat::Png).unwrap().bytes),
+        0
+    );
+}

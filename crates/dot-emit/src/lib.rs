@@ -7,7 +7,9 @@
 
 use std::fmt::Write;
 
-use tl_style::{EdgeText, Fill, Legend, Row, StyledCluster, StyledEdge, StyledGraph, StyledNode};
+use tl_style::{
+    EdgeText, Fill, Legend, NodePicture, Row, StyledCluster, StyledEdge, StyledGraph, StyledNode,
+};
 
 /// Id of the key node.
 pub const LEGEND_ID: &str = "tl_legend";
@@ -63,9 +65,18 @@ fn row_html(row: &Row) -> String {
     }
 }
 
-fn node_label(rows: &[Row]) -> String {
+fn node_label(rows: &[Row], picture: Option<&NodePicture>) -> String {
     let mut label =
         String::from("<<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"2\">");
+    if let Some(picture) = picture {
+        let _ = write!(
+            label,
+            "<TR><TD FIXEDSIZE=\"TRUE\" WIDTH=\"{}\" HEIGHT=\"{}\"><IMG SRC={} SCALE=\"TRUE\"/></TD></TR>",
+            picture.width,
+            picture.height,
+            quote(&picture.file)
+        );
+    }
     for row in rows {
         let _ = write!(
             label,
@@ -89,11 +100,14 @@ fn left_lines(rows: &[Row], color: &str) -> String {
 
 fn node_statement(node: &StyledNode, indent: &str) -> String {
     let mut style = vec!["filled", if node.dashed { "dashed" } else { "solid" }];
+    if node.rounded {
+        style.push("rounded");
+    }
     if matches!(node.shape, tl_style::Shape::Plaintext) {
         style.clear();
     }
     let mut attrs = vec![
-        format!("label={}", node_label(&node.rows)),
+        format!("label={}", node_label(&node.rows, node.picture.as_ref())),
         format!("color={}", quote(&node.border)),
         fill_attr(&node.fill),
         format!("fontcolor={}", quote(&node.font_color)),

@@ -52,6 +52,8 @@ pub struct RenderOptions {
     pub dpi: Option<f64>,
     /// A translucent layer on top.
     pub shading: Option<Shading>,
+    /// Node pictures and where the layout placed them ([`xdot::image_placements`]).
+    pub images: Vec<xdot::ImagePlacement>,
     /// Texts in the layout still carry xdot's escaping (`\\` for a backslash), as
     /// graphviz-pure's `json` output does; `dot -Tjson` 2.x unescapes them itself.
     pub xdot_escaped_text: bool,
@@ -234,6 +236,9 @@ fn paint_all(
     for node in nodes {
         painter.paint(&node.draw);
         painter.paint(&node.label);
+    }
+    for image in &options.images {
+        painter.image(image);
     }
     painter.paint(&layout.label);
     if let Some(shading) = &options.shading {

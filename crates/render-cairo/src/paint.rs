@@ -2,9 +2,9 @@
 
 use std::f64::consts::TAU;
 
-use cairo::{Context, FontSlant, FontWeight, LinearGradient, RadialGradient};
+use cairo::{Context, FontSlant, FontWeight, ImageSurface, LinearGradient, RadialGradient};
 
-use crate::xdot::{ColorSpec, Op, Point};
+use crate::xdot::{ColorSpec, ImagePlacement, Op, Point};
 
 /// An RGBA colour with components in 0..=1.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -291,6 +291,30 @@ impl<'c> Painter<'c> {
         }
     }
 
+    /// Paints a node picture scaled into its rectangle; a picture that cannot be read is
+    /// left out (the layout kept its room empty).
+    pub fn image(&self, image: &ImagePlacement) {
+        let Ok(mut file) = std::fs::File::open(&image.file) else {
+            return;
+        };
+        let Ok(surface) = ImageSurface::create_from_png(&mut file) else {
+            return;
+        };
+        let [x, y, width, height] = image.rect;
+        let (left, top) = self.frame.map([x, y + height]);
+        let (scale_x, scale_y) = (
+            width / f64::from(surface.width().max(1)),
+            height / f64::from(surface.height().max(1)),
+        );
+        let context = self.context;
+        context.save().ok();
+        context.translate(left, top);
+        context.scale(scale_x, scale_y);
+        let _ = context.set_source_surface(&surface, 0.0, 0.0);
+        let _ = context.paint();
+        context.restore().ok();
+    }
+
     /// Paints one operation list (state starts fresh).
     pub fn paint(&self, ops: &[Op]) {
         let mut state = State::default();
@@ -341,7 +365,6 @@ impl<'c> Painter<'c> {
                     width,
                     text,
                 } => self.text(&state, *pt, align, *width, text),
-                Op::Image {} => {}
             }
         }
     }

@@ -120,9 +120,17 @@ pub enum Op {
         /// The text.
         text: String,
     },
-    /// An image (its rectangle comes from the xdot text output; see the stack notes).
-    #[serde(rename = "I")]
-    Image {},
+}
+
+/// An operation list. Image operations come out of the `json` output as empty objects
+/// (`{}`); they carry nothing and are skipped (see [`image_placements`]).
+fn op_list<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<Op>, D::Error> {
+    let values: Vec<serde_json::Value> = Vec::deserialize(deserializer)?;
+    values
+        .into_iter()
+        .filter(|value| value.get("op").is_some())
+        .map(|value| serde_json::from_value(value).map_err(serde::de::Error::custom))
+        .collect()
 }
 
 /// A laid-out node or cluster.
@@ -131,10 +139,10 @@ pub struct Object {
     /// Node id or cluster name.
     pub name: String,
     /// Shape and fill operations.
-    #[serde(rename = "_draw_", default)]
+    #[serde(rename = "_draw_", default, deserialize_with = "op_list")]
     pub draw: Vec<Op>,
     /// Label operations.
-    #[serde(rename = "_ldraw_", default)]
+    #[serde(rename = "_ldraw_", default, deserialize_with = "op_list")]
     pub label: Vec<Op>,
     /// Index of the object (clusters first, then nodes).
     #[serde(rename = "_gvid")]
@@ -155,22 +163,22 @@ pub struct EdgeGeometry {
     /// Object index of the head node.
     pub head: usize,
     /// The spline.
-    #[serde(rename = "_draw_", default)]
+    #[serde(rename = "_draw_", default, deserialize_with = "op_list")]
     pub draw: Vec<Op>,
     /// Arrow head.
-    #[serde(rename = "_hdraw_", default)]
+    #[serde(rename = "_hdraw_", default, deserialize_with = "op_list")]
     pub head_arrow: Vec<Op>,
     /// Arrow tail.
-    #[serde(rename = "_tdraw_", default)]
+    #[serde(rename = "_tdraw_", default, deserialize_with = "op_list")]
     pub tail_arrow: Vec<Op>,
     /// Middle label.
-    #[serde(rename = "_ldraw_", default)]
+    #[serde(rename = "_ldraw_", default, deserialize_with = "op_list")]
     pub label: Vec<Op>,
     /// Head label.
-    #[serde(rename = "_hldraw_", default)]
+    #[serde(rename = "_hldraw_", default, deserialize_with = "op_list")]
     pub head_label: Vec<Op>,
     /// Tail label.
-    #[serde(rename = "_tldraw_", default)]
+    #[serde(rename = "_tldraw_", default, deserialize_with = "op_list")]
     pub tail_label: Vec<Op>,
 }
 
@@ -180,10 +188,10 @@ pub struct Layout {
     /// Bounding box `llx,lly,urx,ury` in points.
     pub bb: String,
     /// Background.
-    #[serde(rename = "_draw_", default)]
+    #[serde(rename = "_draw_", default, deserialize_with = "op_list")]
     pub draw: Vec<Op>,
     /// The graph label (header).
-    #[serde(rename = "_ldraw_", default)]
+    #[serde(rename = "_ldraw_", default, deserialize_with = "op_list")]
     pub label: Vec<Op>,
     /// Number of clusters (they come first in `objects`).
     #[serde(rename = "_subgraph_cnt", default)]
@@ -218,5 +226,145 @@ impl Layout {
     /// Whether an object index is a cluster.
     pub fn is_cluster(&self, index: usize) -> bool {
         index < self.subgraph_count
+    }
+}
+
+/// Where the layout placed a node picture: the file and its rectangle (lower-left corner,
+/// width, height, in layout points).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImagePlacement {
+    /// The picture file the DOT named.
+    pub file: String,
+    /// `[x, y, width, height]`, `(x, y)` the lower-left corner.
+    pub rect: [f64; 4],
+}
+
+/// The pictures of an `xdot` text render. The `json` output cannot carry them (its image
+/// operations come out empty), so they are read from the `_ldraw_` attributes of the `xdot`
+/// render of the same laid-out graph.
+pub fn image_placements(xdot: &str) -> Vec<ImagePlacement> {
+    let mut placements = Vec::new();
+    let mut rest = xdot;
+    while let Some(start) = rest.find("_ldraw_=\"") {
+        rest = &rest[start + "_ldraw_=\"".len()..];
+        let (value, after) = dot_string(rest);
+        rest = after;
+        placements.extend(images_in(&value));
+    }
+    placements
+}
+
+/// The body of a DOT double-quoted string (line continuations removed, `\"` unescaped) and
+/// what follows its closing quote.
+fn dot_string(text: &str) -> (String, &str) {
+    let mut value = String::new();
+    let mut chars = text.char_indices();
+    while let Some((i, ch)) = chars.next() {
+        match ch {
+            '"' => return (value, &text[i + 1..]),
+            '\\' => match chars.next() {
+                Some((_, '\n')) => {}
+                Some((_, '"')) => value.push('"'),
+                Some((_, other)) => {
+                    value.push('\\');
+                    value.push(other);
+                }
+                None => value.push('\\'),
+            },
+            _ => value.push(ch),
+        }
+    }
+    (value, "")
+}
+
+/// Walks an xdot operation stream and returns its image operations.
+fn images_in(ops: &str) -> Vec<ImagePlacement> {
+    let mut images = Vec::new();
+    let mut cursor = Cursor { text: ops, at: 0 };
+    while let Some(op) = cursor.word() {
+        let numbers = |cursor: &mut Cursor<'_>, n: usize| -> Option<Vec<f64>> {
+            (0..n).map(|_| cursor.word()?.parse().ok()).collect()
+        };
+        let ok = match op {
+            "E" | "e" => numbers(&mut cursor, 4).is_some(),
+            "P" | "p" | "L" | "B" | "b" => cursor
+                .word()
+                .and_then(|n| n.parse::<usize>().ok())
+                .and_then(|n| numbers(&mut cursor, 2 * n))
+                .is_some(),
+            "T" => numbers(&mut cursor, 4).is_some() && cursor.string().is_some(),
+            "t" => numbers(&mut cursor, 1).is_some(),
+            "F" => numbers(&mut cursor, 1).is_some() && cursor.string().is_some(),
+            "C" | "c" | "S" => cursor.string().is_some(),
+            "I" => match (numbers(&mut cursor, 4), cursor.string()) {
+                (Some(rect), Some(file)) => {
+                    images.push(ImagePlacement {
+                        file,
+                        rect: [rect[0], rect[1], rect[2], rect[3]],
+                    });
+                    true
+                }
+                _ => false,
+            },
+            _ => false,
+        };
+        if !ok {
+            break;
+        }
+    }
+    images
+}
+
+/// Reads xdot tokens: words, and `n -<n bytes>` strings.
+struct Cursor<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn word(&mut self) -> Option<&'a str> {
+        let rest = &self.text[self.at..];
+        let start = rest.len() - rest.trim_start().len();
+        let rest = &rest[start..];
+        if rest.is_empty() {
+            return None;
+        }
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        self.at += start + end;
+        Some(&rest[..end])
+    }
+
+    fn string(&mut self) -> Option<String> {
+        let length: usize = self.word()?.parse().ok()?;
+        let rest = &self.text[self.at..];
+        let dash = rest.find('-')?;
+        let start = self.at + dash + 1;
+        let text = self.text.get(start..start + length)?;
+        self.at = start + length;
+        Some(text.replace("\\\\", "\\"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn images_are_found_among_other_operations() {
+        let xdot = "a [_draw_=\"c 7 -#000000 \", _ldraw_=\"I 13 30.8 90 60 20 -/tmp/photo_thumb.png F 14 11 -Times-Roman c 7 -#000000 t 1 T 35.04 13.2 -1 45.91 7 -input_1 \"];";
+        let images = image_placements(xdot);
+        assert_eq!(
+            images,
+            [ImagePlacement {
+                file: "/tmp/photo_thumb.png".to_owned(),
+                rect: [13.0, 30.8, 90.0, 60.0]
+            }]
+        );
+    }
+
+    #[test]
+    fn texts_that_look_like_operations_are_skipped() {
+        let xdot = "_ldraw_=\"T 1 2 0 10 9 -I 1 2 3 4 \"";
+        assert!(image_placements(xdot).is_empty());
     }
 }

@@ -609,9 +609,21 @@ fn op_node(
     if options.node_style == NodeStyle::Profiling {
         rows.extend(profiling_rows(op));
     }
+    // A node carrying a picture is a rounded box with the picture in its own cell.
+    let picture = op
+        .picture
+        .as_ref()
+        .filter(|_| options.show_pictures)
+        .and_then(|picture| {
+            Some(NodePicture::new(
+                picture.png_bytes().ok()?,
+                picture.width,
+                picture.height,
+            ))
+        });
     let shape = match op.kind {
         OpKind::Buffer => Shape::Cylinder,
-        _ if rectangle => Shape::Box,
+        _ if rectangle || picture.is_some() => Shape::Box,
         _ => Shape::Oval,
     };
     // An op reading buffer versions the drawing hides gets a double border.
@@ -646,6 +658,8 @@ fn op_node(
         border: theme.node_border.clone(),
         font_color: theme.font_color.clone(),
         dashed: !op.has_input_ancestor,
+        rounded: picture.is_some(),
+        picture,
         peripheries: (!hidden_buffers.is_empty()).then_some(2),
         penwidth: None,
         tooltip: (!hidden_buffers.is_empty())
@@ -745,6 +759,8 @@ fn box_node(
         border: theme.node_border.clone(),
         font_color: theme.font_color.clone(),
         dashed,
+        rounded: false,
+        picture: None,
         peripheries: None,
         penwidth: None,
         tooltip: None,

@@ -66,6 +66,36 @@ pub enum Fill {
     Gradient(String, String),
 }
 
+/// A picture drawn in its own cell above a node's rows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodePicture {
+    /// The PNG file's bytes.
+    pub png: Vec<u8>,
+    /// Width in pixels (drawn at one point per pixel).
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Where the layout engine reads it: a content-addressed file name
+    /// (`tl-picture-<hash>.png`) that the drawing step places in a folder and makes absolute.
+    pub file: String,
+}
+
+impl NodePicture {
+    /// A picture named after its content, so the same picture always gets the same file.
+    pub fn new(png: Vec<u8>, width: u32, height: u32) -> NodePicture {
+        // FNV-1a: stable across Rust versions and platforms, unlike the std hasher.
+        let hash = png.iter().fold(0xcbf2_9ce4_8422_2325_u64, |hash, &byte| {
+            (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+        });
+        NodePicture {
+            png,
+            width,
+            height,
+            file: format!("tl-picture-{hash:016x}.png"),
+        }
+    }
+}
+
 /// A drawn node.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StyledNode {
@@ -83,6 +113,10 @@ pub struct StyledNode {
     pub font_color: String,
     /// Dashed border (computed without any model input).
     pub dashed: bool,
+    /// Rounded corners (nodes carrying a picture).
+    pub rounded: bool,
+    /// A picture above the rows.
+    pub picture: Option<NodePicture>,
     /// Number of borders when not 1.
     pub peripheries: Option<u32>,
     /// Border width when not the default.

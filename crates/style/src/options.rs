@@ -144,6 +144,8 @@ pub struct StyleOptions {
     pub show_legend: Option<bool>,
     /// Buffer visibility (it changes node shapes and borders).
     pub buffers: BufferVisibility,
+    /// Draw pictures carried by nodes (`batch_render="shape_only"` turns them off).
+    pub show_pictures: bool,
 }
 
 impl Default for StyleOptions {
@@ -156,6 +158,7 @@ impl Default for StyleOptions {
             node_style: NodeStyle::Default,
             show_legend: None,
             buffers: BufferVisibility::Meaningful,
+            show_pictures: true,
         }
     }
 }

@@ -3,13 +3,14 @@
 use std::path::{Path, PathBuf};
 
 use tl_collapse::{visible_graph, VisibilityOptions};
+use tl_render_cairo::xdot::image_placements;
 use tl_render_cairo::{RenderOptions, Rendered};
-use tl_style::{style_forward, Direction, StyleOptions, StyledGraph};
+use tl_style::{style_forward, Direction, NodePicture, StyleOptions, StyledGraph};
 use tl_trace_model::{write_atomically, Trace};
 
 use crate::error::DrawError;
 use crate::layout;
-use crate::options::{DrawOptions, LayoutEngine};
+use crate::options::{BatchRender, DrawOptions, LayoutEngine};
 
 /// Output file formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,37 +105,65 @@ pub struct Written {
 impl Drawing {
     /// The laid-out geometry: the layout engine's `json` output (xdot operations).
     pub fn layout_json(&self) -> Result<String, DrawError> {
-        layout::render(&self.dot, "json", self.layout_engine)
+        Ok(layout::render(&self.dot, &["json"], self.layout_engine)?.remove(0))
+    }
+
+    fn pictures(&self) -> impl Iterator<Item = &NodePicture> {
+        self.styled
+            .nodes
+            .iter()
+            .filter_map(|node| node.picture.as_ref())
     }
 
     /// The drawing's bytes in `format`, with any warnings. PDF and PNG are painted with
     /// cairo; SVG comes from the layout engine, so its text stays text (searchable,
-    /// selectable), as in Graphviz's own SVG.
+    /// selectable), as in Graphviz's own SVG, with pictures inlined.
     pub fn render(&self, format: OutputFormat) -> Result<Rendered, DrawError> {
-        let painted = |format| {
-            let options = RenderOptions {
-                dpi: self.dpi,
-                shading: None,
-                xdot_escaped_text: self.layout_engine == LayoutEngine::Embedded,
-            };
-            Ok(tl_render_cairo::render(
-                &self.layout_json()?,
-                format,
-                &options,
-            )?)
-        };
         let unpainted = |bytes: Vec<u8>| Rendered {
             bytes,
             warnings: Vec::new(),
         };
-        match format {
-            OutputFormat::Dot => Ok(unpainted(self.dot.clone().into_bytes())),
-            OutputFormat::Svg => Ok(unpainted(
-                layout::render(&self.dot, "svg", self.layout_engine)?.into_bytes(),
-            )),
-            OutputFormat::Pdf => painted(tl_render_cairo::Format::Pdf),
-            OutputFormat::Png => painted(tl_render_cairo::Format::Png),
-        }
+        let cairo_format = match format {
+            OutputFormat::Dot => return Ok(unpainted(self.dot.clone().into_bytes())),
+            OutputFormat::Svg => {
+                let mut svg = layout::render(&self.dot, &["svg"], self.layout_engine)?.remove(0);
+                for picture in self.pictures() {
+                    use base64::Engine;
+                    let data = base64::engine::general_purpose::STANDARD.encode(&picture.png);
+                    let reference = format!("xlink:href=\"{}\"", picture.file);
+                    svg = svg.replace(
+                        &reference,
+                        &format!("xlink:href=\"data:image/png;base64,{data}\""),
+                    );
+                }
+                return Ok(unpainted(svg.into_bytes()));
+            }
+            OutputFormat::Pdf => tl_render_cairo::Format::Pdf,
+            OutputFormat::Png => tl_render_cairo::Format::Png,
+        };
+        // Pictures are placed by the xdot render of the same layout (the json one cannot
+        // carry them).
+        let with_pictures = self.pictures().next().is_some();
+        let formats: &[&str] = if with_pictures {
+            &["json", "xdot"]
+        } else {
+            &["json"]
+        };
+        let outputs = layout::render(&self.dot, formats, self.layout_engine)?;
+        let options = RenderOptions {
+            dpi: self.dpi,
+            shading: None,
+            images: outputs
+                .get(1)
+                .map(|xdot| image_placements(xdot))
+                .unwrap_or_default(),
+            xdot_escaped_text: self.layout_engine == LayoutEngine::Embedded,
+        };
+        Ok(tl_render_cairo::render(
+            &outputs[0],
+            cairo_format,
+            &options,
+        )?)
     }
 
     /// Writes the drawing to `path` (format from `file_format`, else the extension, else
@@ -152,6 +181,24 @@ impl Drawing {
             warnings: rendered.warnings,
         })
     }
+}
+
+/// Where node pictures are placed for the layout engine to read: one content-addressed
+/// file per picture, so the DOT stays the same from one drawing to the next.
+fn place_pictures(styled: &mut StyledGraph) -> Result<(), DrawError> {
+    let folder = std::env::temp_dir().join("tl-draw-pictures");
+    for picture in styled
+        .nodes
+        .iter_mut()
+        .filter_map(|node| node.picture.as_mut())
+    {
+        let path = folder.join(&picture.file);
+        if std::fs::read(&path).ok().as_deref() != Some(picture.png.as_slice()) {
+            write_atomically(&path, &picture.png)?;
+        }
+        picture.file = path.to_string_lossy().into_owned();
+    }
+    Ok(())
 }
 
 /// Draws the forward graph of `trace` as `options` say.
@@ -172,8 +219,10 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
         node_style: options.node_style,
         show_legend: options.show_legend,
         buffers: options.show_buffers,
+        show_pictures: options.batch_render != BatchRender::ShapeOnly,
     };
-    let styled = style_forward(trace, &visible, &style, &theme);
+    let mut styled = style_forward(trace, &visible, &style, &theme);
+    place_pictures(&mut styled)?;
     Ok(Drawing {
         dot: tl_dot_emit::emit(&styled),
         styled,

@@ -7,17 +7,33 @@ use std::process::{Command, Stdio};
 use crate::error::DrawError;
 use crate::options::LayoutEngine;
 
-/// Lays out `dot` and renders it in a Graphviz output format (`svg`, `json`, `xdot`).
-pub fn render(dot: &str, format: &str, engine: LayoutEngine) -> Result<String, DrawError> {
+/// Lays out `dot` once and renders it in each Graphviz output format asked for (`svg`,
+/// `json`, `xdot`).
+pub fn render(dot: &str, formats: &[&str], engine: LayoutEngine) -> Result<Vec<String>, DrawError> {
     match engine {
-        LayoutEngine::Embedded => graphviz_pure::render_dot(dot, "dot", format)
-            .map(|rendered| rendered.into_output())
-            .map_err(|error| DrawError::LayoutFailed {
-                engine: "embedded (graphviz-pure)",
-                detail: error.to_string(),
-            }),
-        LayoutEngine::SystemDot => system_dot(dot, format),
+        LayoutEngine::Embedded => embedded(dot, formats).map_err(|error| DrawError::LayoutFailed {
+            engine: "embedded (graphviz-pure)",
+            detail: error.to_string(),
+        }),
+        // Each run of the system program lays out again; it is the optional backend.
+        LayoutEngine::SystemDot => formats
+            .iter()
+            .map(|format| system_dot(dot, format))
+            .collect(),
     }
+}
+
+fn embedded(dot: &str, formats: &[&str]) -> graphviz_pure::Result<Vec<String>> {
+    let mut graph = graphviz_pure::parse_dot(dot)?.into_output();
+    // Layout diagnostics are warnings about the drawing, not failures; they are dropped.
+    let _diagnostics = graphviz_pure::layout_graph(&mut graph, graphviz_pure::LayoutEngine::Dot)?;
+    formats
+        .iter()
+        .map(|format| {
+            let format = graphviz_pure::OutputFormat::parse(format)?;
+            Ok(graphviz_pure::render_graph(&graph, format)?.into_output())
+        })
+        .collect()
 }
 
 fn system_dot(dot: &str, format: &str) -> Result<String, DrawError> {

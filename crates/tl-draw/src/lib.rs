@@ -19,7 +19,7 @@ pub mod options;
 
 pub use draw::{draw, output_target, Drawing, OutputFormat, Written};
 pub use error::DrawError;
-pub use options::{Collapse, DrawOptions, GraphKind, LayoutEngine};
+pub use options::{BatchRender, Collapse, DrawOptions, GraphKind, LayoutEngine};
 pub use tl_collapse::BufferVisibility;
 pub use tl_render_cairo::Rendered;
 pub use tl_style::{Direction, LabelField, NodeStyle};

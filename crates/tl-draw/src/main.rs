@@ -9,8 +9,8 @@ use tl_draw::options::{
     parse_view,
 };
 use tl_draw::{
-    draw, Bundle, Collapse, DrawError, DrawOptions, GraphKind, LayoutEngine, Trace, TraceError,
-    Written,
+    draw, BatchRender, Bundle, Collapse, DrawError, DrawOptions, GraphKind, LayoutEngine, Trace,
+    TraceError, Written,
 };
 
 /// Draw TorchLens traces (exported with the tl_export Python adapter) as PDF, PNG, SVG or DOT.
@@ -115,6 +115,9 @@ struct DrawArgs {
     /// Backward drawings: gradient norm and largest absolute value.
     #[arg(long)]
     show_grad_values: bool,
+    /// Pictures captured as the input: auto (a thumbnail) or shape_only (the plain node).
+    #[arg(long, default_value = "auto")]
+    batch_render: String,
     /// Layout engine: embedded (graphviz-pure, the default) or dot (the system's Graphviz).
     #[arg(long, default_value = "embedded")]
     layout_engine: String,
@@ -138,7 +141,8 @@ impl DrawArgs {
             .show_edge_shapes(self.show_edge_shapes)
             .show_module_paths(self.show_module_paths)
             .show_grad_values(self.show_grad_values)
-            .layout_engine(LayoutEngine::parse(&self.layout_engine)?);
+            .layout_engine(LayoutEngine::parse(&self.layout_engine)?)
+            .batch_render(BatchRender::parse(&self.batch_render)?);
         if let Some(direction) = &self.direction {
             options = options.direction(parse_direction(direction)?);
         }

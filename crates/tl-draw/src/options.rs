@@ -111,6 +111,30 @@ impl LayoutEngine {
     }
 }
 
+/// How a picture captured as the input is drawn (`batch_render=`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BatchRender {
+    /// A thumbnail of the picture above the input node's rows.
+    #[default]
+    Auto,
+    /// The plain input node.
+    ShapeOnly,
+}
+
+impl BatchRender {
+    /// Parses `auto` or `shape_only`.
+    pub fn parse(text: &str) -> Result<BatchRender, DrawError> {
+        match text {
+            "auto" => Ok(BatchRender::Auto),
+            "shape_only" => Ok(BatchRender::ShapeOnly),
+            _ => Err(DrawError::invalid(
+                "batch_render_invalid",
+                format!("batch_render must be 'auto' or 'shape_only'; received {text:?}"),
+            )),
+        }
+    }
+}
+
 /// Parses `never`, `meaningful` or `always`.
 pub fn parse_show_buffers(text: &str) -> Result<BufferVisibility, DrawError> {
     match text {
@@ -240,6 +264,8 @@ pub struct DrawOptions {
     pub show_grad_values: bool,
     /// Which program lays the graph out.
     pub layout_engine: LayoutEngine,
+    /// Pictures captured as the input: thumbnail or plain node.
+    pub batch_render: BatchRender,
 }
 
 impl Default for DrawOptions {
@@ -270,6 +296,7 @@ impl Default for DrawOptions {
             show_module_paths: false,
             show_grad_values: false,
             layout_engine: LayoutEngine::Embedded,
+            batch_render: BatchRender::Auto,
         }
     }
 }
@@ -325,6 +352,8 @@ setters! {
     layout_engine: LayoutEngine => layout_engine;
     /// Sets `dpi=` (raster output only).
     dpi: f64 => dpi;
+    /// Sets `batch_render=`.
+    batch_render: BatchRender => batch_render;
 }
 
 impl DrawOptions {

@@ -159,6 +159,14 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TraceError> {
     Ok(())
 }
 
+impl Picture {
+    /// The PNG file's bytes.
+    pub fn png_bytes(&self) -> Result<Vec<u8>, base64::DecodeError> {
+        use base64::Engine;
+        base64::engine::general_purpose::STANDARD.decode(&self.png_base64)
+    }
+}
+
 impl Trace {
     /// Parses and validates a trace from JSON text.
     pub fn from_json(text: &str) -> Result<Trace, TraceError> {

@@ -301,6 +301,20 @@ fn validate_ops(
                 }
             }
         }
+        if let Some(picture) = &op.picture {
+            let decoded = picture
+                .png_bytes()
+                .map_err(|error| TraceError::FieldInvalid {
+                    path: here("picture.png_base64"),
+                    detail: format!("not valid base64 ({error})"),
+                })?;
+            if !decoded.starts_with(b"\x89PNG") {
+                return Err(TraceError::FieldInvalid {
+                    path: here("picture.png_base64"),
+                    detail: "the picture is not a PNG file".to_owned(),
+                });
+            }
+        }
         if let Some(id) = op.condition.as_ref().and_then(|c| c.conditional) {
             if !conditionals.contains_key(&id) {
                 return Err(TraceError::DanglingReference {
