@@ -188,9 +188,15 @@ fn default_drawings_match_torchlens_node_by_node() {
                 "{name}: rows of {}",
                 node.id
             );
+            // A node carrying a picture is a rounded box (the guide); 2.36.1 draws no picture.
+            let reference_shape = if node.picture.is_some() {
+                "box"
+            } else {
+                reference.shape.as_str()
+            };
             assert_eq!(
                 shape_name(node.shape),
-                reference.shape,
+                reference_shape,
                 "{name}: shape of {}",
                 node.id
             );
