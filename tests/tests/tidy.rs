@@ -33,6 +33,7 @@ const ALLOWED: &[&str] = &[
     "CC0-1.0",
     "MIT OR Apache-2.0 OR LGPL-2.1-or-later",
     "BSD-2-Clause OR Apache-2.0 OR MIT",
+    "Apache-2.0 WITH LLVM-exception",
 ];
 
 fn metadata() -> Value {
