@@ -1,20 +1,29 @@
 //! Decides what a drawing shows: which operations are drawn, which are hidden with the
-//! buffers, which module calls are folded into one box, which open module calls become
-//! clusters, and which arrows connect the drawn nodes (drawing-spec sections 3 and 4.4).
+//! buffers, which modules are folded into one box, which runs of blocks become one dashed
+//! capsule or one repeat fold, which open module calls become clusters, which nodes a
+//! module focus keeps, and which arrows connect the drawn nodes (drawing-spec sections 3,
+//! 4.1 and 4.4).
 //!
-//! It reads a validated [`Trace`] and knows nothing of styles or DOT. Today it implements
-//! the depth cut (`depth=`) and buffer visibility (`show_buffers=`); the collapse schedule,
-//! repeat folding, module focus and rolled loops come with the collapse issue.
+//! It reads a validated [`Trace`] and knows nothing of styles or DOT. [`visible_graph`]
+//! applies either the depth cut (`depth=`) or a [`Plan`] (boxes, capsules, folds);
+//! [`schedule::Schedule`] builds the collapse schedule the `collapse=` levels read.
 //!
-//! Invariants of a [`VisibleGraph`]: every op of the trace is exactly one of drawn (an
-//! [`NodeKind::Op`]), inside a module box, or hidden; every parent -> child pair between two
-//! non-hidden ops is either internal to one box or carried by exactly one [`Edge`]; nodes,
-//! edges and clusters are in execution order, so the same trace gives the same graph.
+//! Invariants of a [`VisibleGraph`]: every op of the trace is exactly one of drawn, held by
+//! a group node (box, capsule, fold), outside a module focus, or hidden; every parent ->
+//! child pair between two of its nodes is either internal to one node or carried by exactly
+//! one [`Edge`]; nodes, edges and clusters are in execution order, so the same trace and
+//! options give the same graph.
+
+pub mod folds;
+pub mod schedule;
+mod tree;
 
 use std::collections::HashMap;
 
 use indexmap::IndexMap;
 use tl_trace_model::{OpKind, OpRecord, Trace};
+
+pub use tree::ModuleTree;
 
 /// Which buffer versions are drawn (`show_buffers=`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -29,13 +38,36 @@ pub enum BufferVisibility {
     Always,
 }
 
+/// What is folded: module boxes, capsules over runs of sibling modules, repeat folds.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Plan {
+    /// Module addresses drawn as one box each (per call for modules called several times).
+    pub boxes: Vec<String>,
+    /// Runs of consecutive sibling modules drawn as one dashed capsule each.
+    pub segments: Vec<Vec<String>>,
+    /// Runs of identical sibling modules drawn as the first one's box plus an ellipsis.
+    pub folds: Vec<Vec<String>>,
+}
+
+impl Plan {
+    /// True when the plan folds nothing.
+    pub fn is_empty(&self) -> bool {
+        self.boxes.is_empty() && self.segments.is_empty() && self.folds.is_empty()
+    }
+}
+
 /// What decides visibility.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VisibilityOptions {
     /// Module levels drawn open; deeper modules become one box each. `0` never boxes.
+    /// Ignored when `plan` is set (the plan replaces the depth rule).
     pub depth: u32,
     /// Buffer visibility.
     pub buffers: BufferVisibility,
+    /// Boxes, capsules and folds chosen by the collapse schedule or `fold_repeats`.
+    pub plan: Option<Plan>,
+    /// Draw only the inside of this module (an address), with stubs for its neighbours.
+    pub focus: Option<String>,
 }
 
 impl Default for VisibilityOptions {
@@ -43,8 +75,53 @@ impl Default for VisibilityOptions {
         VisibilityOptions {
             depth: 1000,
             buffers: BufferVisibility::Meaningful,
+            plan: None,
+            focus: None,
         }
     }
+}
+
+/// A module (or one call of it) folded into one node.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModuleBox {
+    /// Module address.
+    pub address: String,
+    /// Index into `trace.module_calls` of the call the box stands for; `None` for a
+    /// container that is never called itself (a `ModuleList`).
+    pub call: Option<usize>,
+    /// Ops held by the box (hidden buffers included), indices into `trace.ops`.
+    pub ops: Vec<usize>,
+    /// Ops of the module drawn outside the box (a block's own residual add).
+    pub surfaced: Vec<usize>,
+    /// For the representative of a repeat fold: how many members the fold has.
+    pub fold_members: Option<usize>,
+}
+
+/// A run of consecutive sibling modules drawn as one dashed capsule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Segment {
+    /// Member addresses, in flow order.
+    pub members: Vec<String>,
+    /// Ops held, indices into `trace.ops`.
+    pub ops: Vec<usize>,
+}
+
+/// The `... +N more Class` node of a repeat fold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FoldEllipsis {
+    /// Addresses of the members it stands for (the representative excluded).
+    pub members: Vec<String>,
+    /// Ops held.
+    pub ops: Vec<usize>,
+}
+
+/// Which side of a focused module a stub is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StubSide {
+    /// An outside op feeding the module.
+    Input,
+    /// An outside op reading from the module.
+    Output,
 }
 
 /// A drawn node.
@@ -52,18 +129,26 @@ impl Default for VisibilityOptions {
 pub enum NodeKind {
     /// One operation, input, output or buffer version: index into `trace.ops`.
     Op(usize),
-    /// A whole module call drawn as one box.
+    /// A whole module (or call) drawn as one box.
     ModuleBox(ModuleBox),
+    /// A dashed capsule over a run of sibling modules.
+    Segment(Segment),
+    /// The ellipsis of a repeat fold.
+    FoldEllipsis(FoldEllipsis),
+    /// An outside op next to a focused module (index into `trace.ops`).
+    Stub(usize, StubSide),
 }
 
-/// A module call folded into one node.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ModuleBox {
-    /// Index into `trace.module_calls`.
-    pub call: usize,
-    /// Ops of the call drawn outside the box (a block's own residual add), indices into
-    /// `trace.ops`. The box's counts leave them out.
-    pub surfaced: Vec<usize>,
+impl NodeKind {
+    /// The ops this node holds or draws.
+    pub fn ops(&self) -> Vec<usize> {
+        match self {
+            NodeKind::Op(op) | NodeKind::Stub(op, _) => vec![*op],
+            NodeKind::ModuleBox(module_box) => module_box.ops.clone(),
+            NodeKind::Segment(segment) => segment.ops.clone(),
+            NodeKind::FoldEllipsis(ellipsis) => ellipsis.ops.clone(),
+        }
+    }
 }
 
 /// A drawn node and the open module call (cluster) it sits in.
@@ -106,13 +191,39 @@ pub struct VisibleGraph {
     pub clusters: Vec<Cluster>,
     /// Per op of the trace: hidden with the buffers.
     pub hidden: Vec<bool>,
-    /// Per op of the trace: the node that draws it or the box that holds it.
+    /// Per op of the trace: the node that draws it or the group node that holds it.
     pub node_of_op: Vec<Option<usize>>,
+}
+
+/// Why a visibility request cannot be met.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum VisibilityError {
+    /// `module=` names no module.
+    #[error("Module address '{0}' was not found in this Trace; use a module address such as those `tl-draw check` lists (e.g. 'features.0')")]
+    FocusNotFound(String),
+    /// `module=` names a module call, not a module.
+    #[error("Module focus '{0}' resolved to a module pass, not a Module; drop the ':<call>' suffix and focus the module '{1}'")]
+    FocusIsCall(String, String),
+    /// `module=` names a module that ran nothing.
+    #[error("Module '{0}' has no layers to render. Empty modules cannot be focused; focus one of its parents or children")]
+    FocusEmpty(String),
+}
+
+impl VisibilityError {
+    /// Stable code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            VisibilityError::FocusNotFound(_) => "module_focus_not_found",
+            VisibilityError::FocusIsCall(..) => "module_focus_invalid",
+            VisibilityError::FocusEmpty(_) => "module_focus_empty",
+        }
+    }
 }
 
 const BOOKKEEPING_BUFFERS: [&str; 3] = ["running_mean", "running_var", "num_batches_tracked"];
 
-fn hidden_ops(trace: &Trace, buffers: BufferVisibility) -> Vec<bool> {
+/// Per op: hidden with the buffers under `buffers`.
+pub fn hidden_ops(trace: &Trace, buffers: BufferVisibility) -> Vec<bool> {
     let hide_buffer = |op: &OpRecord| match (&op.buffer, buffers) {
         (_, BufferVisibility::Always) | (None, _) => false,
         (Some(_), BufferVisibility::Never) => true,
@@ -157,7 +268,7 @@ fn label_index(trace: &Trace) -> HashMap<&str, usize> {
         .collect()
 }
 
-/// The module-call stack that decides folding: the op's own stack without its atomic
+/// The module-call stack that decides depth folding: the op's own stack without its atomic
 /// module (an atomic module is already drawn as one rectangle, never as a box of its own).
 fn folding_stack(op: &OpRecord) -> &[String] {
     let stack = op.modules.as_slice();
@@ -168,8 +279,83 @@ fn folding_stack(op: &OpRecord) -> &[String] {
     }
 }
 
+/// The group a held op belongs to.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Group {
+    /// A module box: address and the call it stands for, if per call.
+    Box(String, Option<usize>),
+    /// A capsule, by index into the plan's segments.
+    Segment(usize),
+    /// A fold's representative box, by fold index.
+    FoldRepresentative(usize),
+    /// A fold's ellipsis, by fold index.
+    FoldEllipsis(usize),
+}
+
+/// Decides, per op, the group that holds it (if any).
+struct Grouping<'t> {
+    trace: &'t Trace,
+    tree: ModuleTree,
+    calls: HashMap<&'t str, usize>,
+}
+
+impl<'t> Grouping<'t> {
+    /// The call of `address` in the op's stack (for per-call boxes of modules called often).
+    fn call_of(&self, op: &OpRecord, address: &str) -> Option<usize> {
+        op.modules
+            .iter()
+            .map(|label| self.calls[label.as_str()])
+            .find(|&call| self.trace.module_calls[call].address == address)
+    }
+
+    /// One box per call of the module (a container that is never called: one box).
+    fn box_group(&self, op: &OpRecord, address: &str) -> Group {
+        Group::Box(address.to_owned(), self.call_of(op, address))
+    }
+
+    fn depth_group(&self, op: &OpRecord, depth: usize) -> Option<Group> {
+        let stack = folding_stack(op);
+        if depth == 0 || stack.len() < depth {
+            return None;
+        }
+        let call = self.calls[stack[depth - 1].as_str()];
+        let address = &self.trace.module_calls[call].address;
+        Some(Group::Box(address.clone(), Some(call)))
+    }
+
+    fn plan_group(&self, op: &OpRecord, plan: &Plan) -> Option<Group> {
+        let path = self.tree.path_of(op);
+        // Capsules and folds take their members whole, own ops included.
+        for address in &path {
+            if let Some(index) = plan.segments.iter().position(|s| s.contains(address)) {
+                return Some(Group::Segment(index));
+            }
+            if let Some(index) = plan.folds.iter().position(|f| f.contains(address)) {
+                return Some(if plan.folds[index][0] == *address {
+                    Group::FoldRepresentative(index)
+                } else {
+                    Group::FoldEllipsis(index)
+                });
+            }
+        }
+        // Boxes leave a module's own single op beside the box.
+        let trimmed = if op.is_atomic_module && !path.is_empty() {
+            &path[..path.len() - 1]
+        } else {
+            &path[..]
+        };
+        trimmed
+            .iter()
+            .find(|address| plan.boxes.contains(address))
+            .map(|address| self.box_group(op, address))
+    }
+}
+
 /// Computes what is drawn for `trace` under `options`.
-pub fn visible_graph(trace: &Trace, options: &VisibilityOptions) -> VisibleGraph {
+pub fn visible_graph(
+    trace: &Trace,
+    options: &VisibilityOptions,
+) -> Result<VisibleGraph, VisibilityError> {
     let hidden = hidden_ops(trace, options.buffers);
     let ops_by_label = label_index(trace);
     let calls: HashMap<&str, usize> = trace
@@ -178,85 +364,123 @@ pub fn visible_graph(trace: &Trace, options: &VisibilityOptions) -> VisibleGraph
         .enumerate()
         .map(|(i, call)| (call.label.as_str(), i))
         .collect();
-    let depth = options.depth as usize;
+    let grouping = Grouping {
+        trace,
+        tree: ModuleTree::new(trace),
+        calls,
+    };
+    let inside = match &options.focus {
+        Some(address) => Some(focus_members(trace, &grouping.tree, address)?),
+        None => None,
+    };
+    let in_view = |i: usize| inside.as_ref().is_none_or(|inside| inside[i]);
 
-    // 1. The box (if any) that absorbs each op.
-    let boxed_call: Vec<Option<usize>> = trace
+    // 1. The group (if any) that holds each op, then which groups really fold something.
+    let groups: Vec<Option<Group>> = trace
         .ops
         .iter()
-        .map(|op| {
-            let stack = folding_stack(op);
-            (depth > 0 && stack.len() >= depth).then(|| calls[stack[depth - 1].as_str()])
+        .enumerate()
+        .map(|(i, op)| {
+            if !in_view(i) {
+                return None;
+            }
+            match &options.plan {
+                Some(plan) => grouping.plan_group(op, plan),
+                None => grouping.depth_group(op, options.depth as usize),
+            }
         })
         .collect();
-    let is_boxed: Vec<bool> = {
-        let mut boxed = vec![false; trace.module_calls.len()];
-        for (i, call) in boxed_call.iter().enumerate() {
-            if let (Some(call), false) = (call, hidden[i]) {
-                boxed[*call] = true;
-            }
+    let mut used: HashMap<&Group, usize> = HashMap::new();
+    for (i, group) in groups.iter().enumerate() {
+        if let (Some(group), false) = (group, hidden[i]) {
+            *used.entry(group).or_default() += 1;
         }
-        boxed
-    };
+    }
 
-    // 2. Nodes in execution order; a box appears where its first drawn op ran.
+    // 2. Nodes in execution order; a group appears where its first drawn op ran.
     let mut nodes: Vec<Node> = Vec::new();
     let mut node_of_op: Vec<Option<usize>> = vec![None; trace.ops.len()];
-    let mut node_of_box: HashMap<usize, usize> = HashMap::new();
-    // The call chain each node sits in, outermost first, cut at the first boxed call.
+    let mut node_of_group: HashMap<Group, usize> = HashMap::new();
     let mut chains: Vec<Vec<usize>> = Vec::new();
     for (i, op) in trace.ops.iter().enumerate() {
-        if let Some(call) = boxed_call[i].filter(|&call| is_boxed[call]) {
-            let node = *node_of_box.entry(call).or_insert_with(|| {
-                nodes.push(Node {
-                    kind: NodeKind::ModuleBox(ModuleBox {
-                        call,
-                        surfaced: Vec::new(),
-                    }),
-                    cluster: None,
-                });
-                chains.push(call_ancestry(trace, &calls, call));
-                nodes.len() - 1
-            });
+        if let Some(group) = groups[i].as_ref().filter(|g| used.contains_key(g)) {
+            let node = match node_of_group.get(group) {
+                Some(&node) => node,
+                None => {
+                    let (kind, anchor) = group_node(trace, options.plan.as_ref(), group);
+                    nodes.push(Node {
+                        kind,
+                        cluster: None,
+                    });
+                    chains.push(open_chain(&grouping, op, &anchor));
+                    node_of_group.insert(group.clone(), nodes.len() - 1);
+                    nodes.len() - 1
+                }
+            };
             node_of_op[i] = Some(node);
+            match &mut nodes[node].kind {
+                NodeKind::ModuleBox(b) => b.ops.push(i),
+                NodeKind::Segment(s) => s.ops.push(i),
+                NodeKind::FoldEllipsis(f) => f.ops.push(i),
+                NodeKind::Op(_) | NodeKind::Stub(..) => {}
+            }
             continue;
         }
-        if hidden[i] {
+        if hidden[i] || !in_view(i) {
             continue;
         }
         nodes.push(Node {
             kind: NodeKind::Op(i),
             cluster: None,
         });
+        let boxed = |call: usize| {
+            let address = &trace.module_calls[call].address;
+            node_of_group
+                .keys()
+                .any(|g| matches!(g, Group::Box(a, _) if a == address))
+        };
         let stack: Vec<usize> = op
             .modules
             .iter()
-            .map(|label| calls[label.as_str()])
+            .map(|label| grouping.calls[label.as_str()])
             .collect();
         let open = stack
             .iter()
-            .position(|&call| is_boxed[call])
+            .position(|&call| boxed(call))
             .unwrap_or(stack.len());
         chains.push(stack[..open].to_vec());
         node_of_op[i] = Some(nodes.len() - 1);
     }
-    // Ops of a boxed call drawn outside it are "surfaced": the box's counts leave them out.
+    // Ops of a boxed module drawn outside its box are "surfaced": the counts leave them out.
     for (i, op) in trace.ops.iter().enumerate() {
-        if hidden[i]
-            || node_of_op[i].is_some_and(|node| matches!(nodes[node].kind, NodeKind::ModuleBox(_)))
-        {
+        let Some(node) = node_of_op[i] else { continue };
+        if !matches!(nodes[node].kind, NodeKind::Op(_)) {
             continue;
         }
-        for label in &op.modules {
-            if let Some(&node) = node_of_box.get(&calls[label.as_str()]) {
-                if let NodeKind::ModuleBox(module_box) = &mut nodes[node].kind {
+        let path = grouping.tree.path_of(op);
+        for other in &mut nodes {
+            if let NodeKind::ModuleBox(module_box) = &mut other.kind {
+                if path.contains(&module_box.address) {
                     module_box.surfaced.push(i);
                 }
             }
         }
     }
 
-    // 3. Clusters: open calls holding at least two drawn nodes (a single-op module is
+    // 3. Focus stubs: one per outside op that feeds, or reads from, the focused module.
+    if let Some(inside) = &inside {
+        add_stubs(
+            trace,
+            &ops_by_label,
+            inside,
+            &hidden,
+            &mut nodes,
+            &mut node_of_op,
+            &mut chains,
+        );
+    }
+
+    // 4. Clusters: open calls holding at least two drawn nodes (a single-op module is
     //    drawn as its rectangle, not as a cluster around it).
     let mut members = vec![0usize; trace.module_calls.len()];
     for chain in &chains {
@@ -278,7 +502,7 @@ pub fn visible_graph(trace: &Trace, options: &VisibilityOptions) -> VisibleGraph
         node.cluster = parent;
     }
 
-    // 4. Edges between distinct drawn nodes, merging pairs that land on the same two nodes.
+    // 5. Edges between distinct drawn nodes, merging pairs that land on the same two nodes.
     let mut edges: IndexMap<(usize, usize), Vec<(usize, usize)>> = IndexMap::new();
     for (child, op) in trace.ops.iter().enumerate() {
         let Some(to) = node_of_op[child] else {
@@ -304,26 +528,163 @@ pub fn visible_graph(trace: &Trace, options: &VisibilityOptions) -> VisibleGraph
         .map(|((from, to), pairs)| Edge { from, to, pairs })
         .collect();
 
-    VisibleGraph {
+    Ok(VisibleGraph {
         nodes,
         edges,
         clusters,
         hidden,
         node_of_op,
+    })
+}
+
+/// The node of a group and the address whose enclosing calls stay open around it.
+fn group_node(trace: &Trace, plan: Option<&Plan>, group: &Group) -> (NodeKind, String) {
+    let parent_of = |address: &str| {
+        address
+            .rsplit_once('.')
+            .map(|(parent, _)| parent.to_owned())
+            .unwrap_or_default()
+    };
+    match group {
+        Group::Box(address, call) => (
+            NodeKind::ModuleBox(ModuleBox {
+                address: address.clone(),
+                call: *call,
+                ops: Vec::new(),
+                surfaced: Vec::new(),
+                fold_members: None,
+            }),
+            address.clone(),
+        ),
+        Group::Segment(index) => {
+            let members = plan.expect("segments come from a plan").segments[*index].clone();
+            let anchor = parent_of(&members[0]);
+            (
+                NodeKind::Segment(Segment {
+                    members,
+                    ops: Vec::new(),
+                }),
+                anchor,
+            )
+        }
+        Group::FoldRepresentative(index) => {
+            let fold = &plan.expect("folds come from a plan").folds[*index];
+            (
+                NodeKind::ModuleBox(ModuleBox {
+                    address: fold[0].clone(),
+                    call: single_call(trace, &fold[0]),
+                    ops: Vec::new(),
+                    surfaced: Vec::new(),
+                    fold_members: Some(fold.len()),
+                }),
+                fold[0].clone(),
+            )
+        }
+        Group::FoldEllipsis(index) => {
+            let fold = &plan.expect("folds come from a plan").folds[*index];
+            (
+                NodeKind::FoldEllipsis(FoldEllipsis {
+                    members: fold[1..].to_vec(),
+                    ops: Vec::new(),
+                }),
+                fold[0].clone(),
+            )
+        }
     }
 }
 
-/// The calls enclosing `call` (outermost first), excluding `call` itself.
-fn call_ancestry(trace: &Trace, calls: &HashMap<&str, usize>, call: usize) -> Vec<usize> {
-    let mut chain = Vec::new();
-    let mut current = trace.module_calls[call].parent_call.as_deref();
-    while let Some(label) = current {
-        let index = calls[label];
-        chain.push(index);
-        current = trace.module_calls[index].parent_call.as_deref();
+/// The only call of a module called exactly once.
+fn single_call(trace: &Trace, address: &str) -> Option<usize> {
+    let mut calls = trace
+        .module_calls
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.address == address);
+    match (calls.next(), calls.next()) {
+        (Some((index, _)), None) => Some(index),
+        _ => None,
     }
-    chain.reverse();
-    chain
+}
+
+/// The calls (outermost first) that stay open around a group anchored at `anchor`: the
+/// op's calls of modules strictly enclosing the anchor.
+fn open_chain(grouping: &Grouping<'_>, op: &OpRecord, anchor: &str) -> Vec<usize> {
+    op.modules
+        .iter()
+        .map(|label| grouping.calls[label.as_str()])
+        .filter(|&call| {
+            let address = &grouping.trace.module_calls[call].address;
+            anchor.starts_with(&format!("{address}."))
+        })
+        .collect()
+}
+
+/// Per op: inside the focused module (any call).
+fn focus_members(
+    trace: &Trace,
+    tree: &ModuleTree,
+    address: &str,
+) -> Result<Vec<bool>, VisibilityError> {
+    if let Some((module, _)) = address.split_once(':') {
+        if tree.module(module).is_some() {
+            return Err(VisibilityError::FocusIsCall(
+                address.to_owned(),
+                module.to_owned(),
+            ));
+        }
+    }
+    if tree.module(address).is_none() || address == "self" {
+        return Err(VisibilityError::FocusNotFound(address.to_owned()));
+    }
+    let inside: Vec<bool> = trace
+        .ops
+        .iter()
+        .map(|op| op.kind == OpKind::Op && tree.path_of(op).iter().any(|a| a == address))
+        .collect();
+    if !inside.iter().any(|&i| i) {
+        return Err(VisibilityError::FocusEmpty(address.to_owned()));
+    }
+    Ok(inside)
+}
+
+fn add_stubs(
+    trace: &Trace,
+    ops_by_label: &HashMap<&str, usize>,
+    inside: &[bool],
+    hidden: &[bool],
+    nodes: &mut Vec<Node>,
+    node_of_op: &mut [Option<usize>],
+    chains: &mut Vec<Vec<usize>>,
+) {
+    let mut stubs: Vec<(usize, StubSide)> = Vec::new();
+    for op in trace
+        .ops
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| inside[*i])
+        .map(|(_, op)| op)
+    {
+        for label in &op.parents {
+            let parent = ops_by_label[label.as_str()];
+            if !inside[parent] && !hidden[parent] && !stubs.contains(&(parent, StubSide::Input)) {
+                stubs.push((parent, StubSide::Input));
+            }
+        }
+        for label in &op.children {
+            let child = ops_by_label[label.as_str()];
+            if !inside[child] && !hidden[child] && !stubs.iter().any(|(o, _)| *o == child) {
+                stubs.push((child, StubSide::Output));
+            }
+        }
+    }
+    for (op, side) in stubs {
+        nodes.push(Node {
+            kind: NodeKind::Stub(op, side),
+            cluster: None,
+        });
+        chains.push(Vec::new());
+        node_of_op[op] = Some(nodes.len() - 1);
+    }
 }
 
 #[cfg(test)]

@@ -11,9 +11,13 @@ fn drawn_names(trace: &Trace, graph: &VisibleGraph) -> Vec<String> {
         .iter()
         .map(|node| match &node.kind {
             NodeKind::Op(i) => trace.ops[*i].layer_label.clone(),
-            NodeKind::ModuleBox(module_box) => {
-                format!("[{}]", trace.module_calls[module_box.call].label)
-            }
+            NodeKind::ModuleBox(module_box) => match module_box.call {
+                Some(call) => format!("[{}]", trace.module_calls[call].label),
+                None => format!("[{}]", module_box.address),
+            },
+            NodeKind::Segment(segment) => format!("<{}>", segment.members.join(",")),
+            NodeKind::FoldEllipsis(ellipsis) => format!("... +{}", ellipsis.members.len()),
+            NodeKind::Stub(op, _) => format!("stub {}", trace.ops[*op].layer_label),
         })
         .collect()
 }
@@ -29,7 +33,7 @@ fn cluster_calls(trace: &Trace, graph: &VisibleGraph) -> Vec<String> {
 #[test]
 fn convnet_hides_bookkeeping_buffers_and_the_step_counter() {
     let trace = fixture("convnet");
-    let graph = visible_graph(&trace, &VisibilityOptions::default());
+    let graph = visible_graph(&trace, &VisibilityOptions::default()).unwrap();
     assert_eq!(
         drawn_names(&trace, &graph),
         [
@@ -68,7 +72,7 @@ fn always_draws_every_buffer_version() {
         buffers: BufferVisibility::Always,
         ..VisibilityOptions::default()
     };
-    let graph = visible_graph(&trace, &options);
+    let graph = visible_graph(&trace, &options).unwrap();
     assert_eq!(graph.nodes.len(), trace.ops.len());
     // Now the batch norm module holds several nodes and becomes a cluster.
     assert!(cluster_calls(&trace, &graph).contains(&"features.0.bn:1".to_owned()));
@@ -77,7 +81,7 @@ fn always_draws_every_buffer_version() {
 #[test]
 fn never_and_meaningful_differ_on_custom_buffers() {
     let trace = fixture("custom_buffer");
-    let meaningful = visible_graph(&trace, &VisibilityOptions::default());
+    let meaningful = visible_graph(&trace, &VisibilityOptions::default()).unwrap();
     assert!(drawn_names(&trace, &meaningful).contains(&"buffer_1".to_owned()));
     let never = visible_graph(
         &trace,
@@ -85,7 +89,8 @@ fn never_and_meaningful_differ_on_custom_buffers() {
             buffers: BufferVisibility::Never,
             ..VisibilityOptions::default()
         },
-    );
+    )
+    .unwrap();
     assert!(!drawn_names(&trace, &never).contains(&"buffer_1".to_owned()));
 }
 
@@ -98,7 +103,8 @@ fn depth_one_boxes_top_level_modules() {
             depth: 1,
             ..VisibilityOptions::default()
         },
-    );
+    )
+    .unwrap();
     assert_eq!(
         drawn_names(&trace, &graph),
         [
@@ -123,7 +129,8 @@ fn depth_two_keeps_a_blocks_own_op_beside_its_box() {
             depth: 2,
             ..VisibilityOptions::default()
         },
-    );
+    )
+    .unwrap();
     let names = drawn_names(&trace, &graph);
     assert_eq!(
         names[1..5],
@@ -145,7 +152,8 @@ fn stack_at_depth_one_draws_each_residual_add_beside_its_box() {
             depth: 1,
             ..VisibilityOptions::default()
         },
-    );
+    )
+    .unwrap();
     let names = drawn_names(&trace, &graph);
     assert_eq!(names.len(), 20);
     assert_eq!(
@@ -172,7 +180,8 @@ fn depth_zero_never_boxes() {
             depth: 0,
             ..VisibilityOptions::default()
         },
-    );
+    )
+    .unwrap();
     assert_eq!(graph.nodes.len(), 44);
 }
 
@@ -187,7 +196,8 @@ fn every_op_is_drawn_boxed_or_hidden_exactly_once() {
                     depth,
                     ..VisibilityOptions::default()
                 },
-            );
+            )
+            .unwrap();
             for (i, node) in graph.node_of_op.iter().enumerate() {
                 assert!(
                     node.is_some() || graph.hidden[i],
@@ -203,4 +213,155 @@ fn every_op_is_drawn_boxed_or_hidden_exactly_once() {
             }
         }
     }
+}
+
+use crate::schedule::{readable_band, Schedule};
+
+fn counts(schedule: &Schedule) -> Vec<usize> {
+    schedule.steps.iter().map(|s| s.visible).collect()
+}
+
+#[test]
+fn stack8_schedule_has_the_guide_numbers() {
+    let trace = fixture("stack8");
+    let schedule = Schedule::build(&trace, BufferVisibility::Meaningful);
+    assert_eq!(counts(&schedule), [44, 41, 38, 35, 32, 29, 26, 23, 20, 9]);
+    assert_eq!(
+        schedule.at(0.25).visible,
+        32,
+        "0.25 boxes the first four blocks"
+    );
+    assert_eq!(
+        schedule.at(0.25).plan.boxes,
+        ["blocks.0", "blocks.1", "blocks.2", "blocks.3"]
+    );
+    assert_eq!(schedule.at(0.5).visible, 20, "0.5 boxes all eight");
+    assert_eq!(schedule.at(0.0).visible, 44);
+    let max = schedule.max();
+    assert_eq!(
+        max.plan.segments,
+        [vec![
+            "blocks.0", "blocks.1", "blocks.2", "blocks.3", "blocks.4", "blocks.5"
+        ]]
+    );
+    assert_eq!(max.plan.boxes, ["blocks.6", "blocks.7"]);
+    assert_eq!(
+        schedule.auto(readable_band(trace.summary.num_ops)).visible,
+        38
+    );
+    let levels: Vec<f64> = schedule.steps.iter().map(|s| s.t).collect();
+    assert!(levels.windows(2).all(|w| w[0] < w[1]), "{levels:?}");
+    assert!((schedule.steps[4].t - 0.200668).abs() < 1e-3);
+}
+
+#[test]
+fn stack40_auto_is_one_blocks_box_with_a_double_arrow() {
+    let trace = fixture("stack40");
+    let schedule = Schedule::build(&trace, BufferVisibility::Meaningful);
+    assert_eq!(counts(&schedule), [204, 5]);
+    let auto = schedule.auto(readable_band(trace.summary.num_ops));
+    assert_eq!(auto.plan.boxes, ["blocks"]);
+    let graph = visible_graph(
+        &trace,
+        &VisibilityOptions {
+            plan: Some(auto.plan.clone()),
+            ..VisibilityOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        drawn_names(&trace, &graph),
+        [
+            "input_1",
+            "linear_1_1",
+            "[blocks]",
+            "linear_82_202",
+            "output_1"
+        ]
+    );
+    let into_blocks = graph.edges.iter().find(|e| e.to == 2).unwrap();
+    assert_eq!(
+        into_blocks.pairs.len(),
+        2,
+        "the embedding feeds the first layer norm and the first residual add"
+    );
+}
+
+#[test]
+fn small_models_stay_whole_at_auto() {
+    for name in ["convnet", "branch_true", "recurrent"] {
+        let trace = fixture(name);
+        let schedule = Schedule::build(&trace, BufferVisibility::Meaningful);
+        assert_eq!(
+            schedule.auto(readable_band(trace.summary.num_ops)).visible,
+            schedule.none().visible,
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn repeat_folds_draw_the_first_block_and_an_ellipsis() {
+    let trace = fixture("stack8");
+    let runs = crate::folds::repeat_runs(&trace, BufferVisibility::Meaningful);
+    assert_eq!(runs.len(), 1);
+    assert_eq!(runs[0].len(), 8);
+    let plan = Plan {
+        folds: runs,
+        ..Plan::default()
+    };
+    let graph = visible_graph(
+        &trace,
+        &VisibilityOptions {
+            plan: Some(plan),
+            ..VisibilityOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        drawn_names(&trace, &graph),
+        [
+            "input_1",
+            "linear_1_1",
+            "[blocks.0:1]",
+            "... +7",
+            "linear_18_42",
+            "output_1"
+        ]
+    );
+}
+
+#[test]
+fn focus_draws_the_inside_with_stubs() {
+    let trace = fixture("stack8");
+    let options = VisibilityOptions {
+        focus: Some("blocks.1".to_owned()),
+        ..VisibilityOptions::default()
+    };
+    let graph = visible_graph(&trace, &options).unwrap();
+    let names = drawn_names(&trace, &graph);
+    assert_eq!(
+        names.iter().filter(|n| n.starts_with("stub")).count(),
+        3,
+        "{names:?}"
+    );
+    assert!(
+        names.contains(&"stub add_1_6".to_owned()),
+        "the previous block's add feeds it"
+    );
+    assert_eq!(names.iter().filter(|n| !n.starts_with("stub")).count(), 5);
+    let error = |address: &str| {
+        visible_graph(
+            &trace,
+            &VisibilityOptions {
+                focus: Some(address.to_owned()),
+                ..VisibilityOptions::default()
+            },
+        )
+        .unwrap_err()
+        .code()
+    };
+    assert_eq!(error("blocks.99"), "module_focus_not_found");
+    assert_eq!(error("blocks.1:1"), "module_focus_invalid");
+    assert_eq!(error("self"), "module_focus_not_found");
 }

@@ -3,7 +3,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use tl_collapse::{BufferVisibility, ModuleBox, NodeKind, VisibleGraph};
+use tl_collapse::{
+    BufferVisibility, FoldEllipsis, ModuleBox, NodeKind, Segment, StubSide, VisibleGraph,
+};
 use tl_trace_model::{ArmKind, ConditionKind, OpKind, OpRecord, ScalarValue, Trace};
 
 use crate::args::argument_row;
@@ -174,6 +176,9 @@ pub fn style_forward(
             NodeKind::ModuleBox(module_box) => {
                 box_node(&index, visible, module_box, options, theme, &mut used)
             }
+            NodeKind::Segment(segment) => segment_node(&index, segment, theme, &mut used),
+            NodeKind::FoldEllipsis(ellipsis) => ellipsis_node(&index, ellipsis, theme),
+            NodeKind::Stub(op, side) => stub_node(&index, *op, *side, theme, &mut used),
         })
         .collect();
     for (styled, node) in nodes.iter_mut().zip(&visible.nodes) {
@@ -207,7 +212,9 @@ pub fn style_forward(
         .filter(|(_, node)| matches!(node.kind, NodeKind::Op(op) if trace.ops[op].kind == OpKind::Output))
         .map(|(position, _)| position)
         .collect();
-    let legend = (options.show_legend == Some(true)).then(|| used.legend(theme));
+    // A focused drawing shows its reading key unless told not to.
+    let legend_on = options.show_legend.unwrap_or(options.focus.is_some());
+    let legend = legend_on.then(|| used.legend(theme));
     StyledGraph {
         name: trace.model.class_name.clone(),
         comment: "Computational graph for the feedforward sweep".to_owned(),
@@ -219,7 +226,10 @@ pub fn style_forward(
             edge_color: theme.edge_color.clone(),
             edge_font_color: theme.edge_font_color.clone(),
         },
-        header: header(trace, visible),
+        header: match &options.focus {
+            Some(address) => focus_header(trace, visible, address),
+            None => header(trace, visible),
+        },
         nodes,
         edges,
         clusters,
@@ -252,13 +262,26 @@ pub fn header(trace: &Trace, visible: &VisibleGraph) -> Vec<Row> {
         format::compact_count(summary.num_ops),
         format::bytes(summary.total_output_bytes)
     );
-    let params = format::compact_count(summary.num_params);
-    let noun = if summary.num_params == 1 {
+    vec![
+        Row::bold(trace.model.class_name.clone()),
+        Row::plain(ops_line),
+        Row::plain(params_line(
+            summary.num_params_trainable,
+            summary.num_params_frozen,
+        )),
+    ]
+}
+
+/// `1.61K parameters, all trainable`, `108 parameters (4 trainable, 104 frozen)`.
+pub fn params_line(trainable: u64, frozen: u64) -> String {
+    let total = trainable + frozen;
+    let params = format::compact_count(total);
+    let noun = if total == 1 {
         "parameter"
     } else {
         "parameters"
     };
-    let params_line = match (summary.num_params_trainable, summary.num_params_frozen) {
+    match (trainable, frozen) {
         (0, 0) => "no parameters".to_owned(),
         (_, 0) => format!("{params} {noun}, all trainable"),
         (0, _) => format!("{params} {noun}, all frozen"),
@@ -267,12 +290,39 @@ pub fn header(trace: &Trace, visible: &VisibleGraph) -> Vec<Row> {
             format::compact_count(trainable),
             format::compact_count(frozen)
         ),
-    };
-    vec![
-        Row::bold(trace.model.class_name.clone()),
-        Row::plain(ops_line),
-        Row::plain(params_line),
-    ]
+    }
+}
+
+/// The header of a module focus: the path to the module, its class, and that module's own
+/// operation count, output size and parameters.
+fn focus_header(trace: &Trace, visible: &VisibleGraph, address: &str) -> Vec<Row> {
+    let module = trace.modules.iter().find(|m| m.address == address);
+    let inside: Vec<&OpRecord> = visible
+        .nodes
+        .iter()
+        .filter(|node| !matches!(node.kind, NodeKind::Stub(..)))
+        .flat_map(|node| node.kind.ops())
+        .map(|i| &trace.ops[i])
+        .collect();
+    let ops = inside.iter().filter(|op| op.kind == OpKind::Op).count() as u64;
+    let bytes: u64 = inside.iter().filter_map(|op| op.bytes).sum();
+    let noun = if ops == 1 { "operation" } else { "operations" };
+    let mut rows = vec![Row::bold(format!("{} > {address}", trace.model.class_name))];
+    if let Some(module) = module {
+        rows.push(Row::plain(module.class_name.clone()));
+    }
+    rows.push(Row::plain(format!(
+        "{} {noun} ({} of outputs)",
+        format::compact_count(ops),
+        format::bytes(bytes)
+    )));
+    if let Some(module) = module {
+        rows.push(Row::plain(params_line(
+            module.num_params_trainable,
+            module.num_params_frozen,
+        )));
+    }
+    rows
 }
 
 /// The fills, shapes and marks a drawing uses, for its key.
@@ -284,6 +334,10 @@ struct Used {
     double_borders: bool,
     cylinders: bool,
     boxes: bool,
+    segments: bool,
+    folds: bool,
+    input_stubs: bool,
+    output_stubs: bool,
     dashed: bool,
 }
 
@@ -319,11 +373,34 @@ impl Used {
             ),
             (self.cylinders, "cylinder: a buffer version"),
             (self.boxes, "3-D box: a whole module"),
+            (
+                self.segments,
+                "dashed rounded box: a run of consecutive blocks",
+            ),
+            (self.folds, "... +N more: further identical modules"),
             (self.dashed, "dashed: computed without any model input"),
         ];
         for (_, text) in shapes.into_iter().filter(|(used, _)| *used) {
             entries.push(LegendEntry {
                 swatch: None,
+                text: text.to_owned(),
+            });
+        }
+        let stubs = [
+            (
+                self.input_stubs,
+                &theme.roles.input,
+                "from ...: an operation outside that feeds this module",
+            ),
+            (
+                self.output_stubs,
+                &theme.roles.output,
+                "to ...: an operation outside that reads from it",
+            ),
+        ];
+        for (_, color, text) in stubs.into_iter().filter(|(used, _, _)| *used) {
+            entries.push(LegendEntry {
+                swatch: Some(Fill::Solid(color.clone())),
                 text: text.to_owned(),
             });
         }
@@ -668,6 +745,26 @@ fn op_node(
     }
 }
 
+/// `4 ops + 6 buffers` for the ops a group node holds.
+fn contents_text(trace: &Trace, held: &[usize]) -> Option<String> {
+    let buffers = held
+        .iter()
+        .filter(|&&i| trace.ops[i].kind == OpKind::Buffer)
+        .count();
+    let ops = held.len() - buffers;
+    let mut parts = Vec::new();
+    if ops > 0 {
+        parts.push(format!("{ops} {}", if ops == 1 { "op" } else { "ops" }));
+    }
+    if buffers > 0 {
+        parts.push(format!(
+            "{buffers} {}",
+            if buffers == 1 { "buffer" } else { "buffers" }
+        ));
+    }
+    (!parts.is_empty()).then(|| parts.join(" + "))
+}
+
 fn box_node(
     index: &Index<'_>,
     visible: &VisibleGraph,
@@ -677,29 +774,8 @@ fn box_node(
     used: &mut Used,
 ) -> StyledNode {
     let trace = index.trace;
-    let call = &trace.module_calls[module_box.call];
-    let module = index.module_of_call(module_box.call);
-    let held: Vec<usize> = call
-        .ops
-        .iter()
-        .map(|label| index.ops[label.as_str()])
-        .filter(|i| !module_box.surfaced.contains(i))
-        .collect();
-    let buffers = held
-        .iter()
-        .filter(|&&i| trace.ops[i].kind == OpKind::Buffer)
-        .count();
-    let ops = held.len() - buffers;
-    let mut contents = Vec::new();
-    if ops > 0 {
-        contents.push(format!("{ops} {}", if ops == 1 { "op" } else { "ops" }));
-    }
-    if buffers > 0 {
-        contents.push(format!(
-            "{buffers} {}",
-            if buffers == 1 { "buffer" } else { "buffers" }
-        ));
-    }
+    let module = &trace.modules[index.modules[module_box.address.as_str()]];
+    let held = &module_box.ops;
     let surfaced_params = module_box
         .surfaced
         .iter()
@@ -720,16 +796,26 @@ fn box_node(
             format::compact_count(f)
         ),
     };
-    let mut rows = vec![
-        Row::bold(index.call_address(module_box.call)),
-        Row::plain(module.class_name.clone()),
-    ];
-    if let Some(last) = call.output_ops.last() {
-        rows.extend(shape_row(index.op(last)).map(Row::plain));
-    }
-    if !contents.is_empty() {
-        rows.push(Row::plain(contents.join(" + ")));
-    }
+    let title = match module_box.call {
+        Some(call) => index.call_address(call),
+        None => format!("@{}", module_box.address),
+    };
+    // The box's output: its call's last output, or the last op feeding the outside.
+    let output = match module_box.call {
+        Some(call) => trace.module_calls[call]
+            .output_ops
+            .last()
+            .map(|label| index.op(label)),
+        None => held.iter().rev().map(|&i| &trace.ops[i]).find(|op| {
+            op.children
+                .iter()
+                .any(|c| !held.contains(&index.ops[c.as_str()]))
+        }),
+    };
+    let contents = contents_text(trace, held);
+    let mut rows = vec![Row::bold(title), Row::plain(module.class_name.clone())];
+    rows.extend(output.and_then(shape_row).map(Row::plain));
+    rows.extend(contents.map(Row::plain));
     rows.push(Row::plain(params_line));
     if options.node_style == NodeStyle::Profiling {
         let held_ops = || held.iter().map(|&i| &trace.ops[i]);
@@ -752,13 +838,167 @@ fn box_node(
     used.boxes = true;
     used.dashed |= dashed;
     StyledNode {
-        id: format!("box:{}", call.label),
+        id: match module_box.call {
+            Some(call) => format!("box:{}", trace.module_calls[call].label),
+            None => format!("box:{}", module_box.address),
+        },
         rows,
         shape: Shape::Box3d,
         fill: role.fill(theme),
         border: theme.node_border.clone(),
         font_color: theme.font_color.clone(),
         dashed,
+        rounded: false,
+        picture: None,
+        peripheries: None,
+        penwidth: None,
+        tooltip: None,
+        cluster: None,
+    }
+}
+
+/// `blocks.0-5` when the members count up by one under one stem, else `blocks.{a, c, d}`.
+fn member_range(members: &[String]) -> String {
+    let split = |address: &str| -> (String, String) {
+        match address.rsplit_once('.') {
+            Some((prefix, leaf)) => (format!("{prefix}."), leaf.to_owned()),
+            None => (String::new(), address.to_owned()),
+        }
+    };
+    let (prefix, first) = split(&members[0]);
+    let (_, last) = split(&members[members.len() - 1]);
+    let leaf_number = |leaf: &str| {
+        let digits: String = leaf
+            .chars()
+            .rev()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        let stem = &leaf[..leaf.len() - digits.len()];
+        digits
+            .chars()
+            .rev()
+            .collect::<String>()
+            .parse::<u64>()
+            .ok()
+            .map(|n| (stem.to_owned(), n))
+    };
+    let numbered: Option<Vec<(String, u64)>> =
+        members.iter().map(|m| leaf_number(&split(m).1)).collect();
+    let counts_up = numbered.is_some_and(|numbered| {
+        numbered
+            .windows(2)
+            .all(|w| w[0].0 == w[1].0 && w[1].1 == w[0].1 + 1)
+    }) && members.iter().all(|m| split(m).0 == prefix);
+    if counts_up {
+        format!("{prefix}{first}-{last}")
+    } else {
+        let leaves: Vec<String> = members.iter().map(|m| split(m).1).collect();
+        format!("{prefix}{{{}}}", leaves.join(", "))
+    }
+}
+
+fn segment_node(
+    index: &Index<'_>,
+    segment: &Segment,
+    theme: &Theme,
+    used: &mut Used,
+) -> StyledNode {
+    let trace = index.trace;
+    let params: u64 = segment
+        .members
+        .iter()
+        .map(|m| trace.modules[index.modules[m.as_str()]].num_params)
+        .sum();
+    let mut text = format!(
+        "{} -- {} blocks",
+        member_range(&segment.members),
+        segment.members.len()
+    );
+    if let Some(contents) = contents_text(trace, &segment.ops) {
+        text.push_str(&format!(", {contents}"));
+    }
+    text.push_str(&format!(", {} params", format::compact_count(params)));
+    used.segments = true;
+    StyledNode {
+        id: format!("segment:{}", segment.members.join(",")),
+        rows: vec![Row::bold(text)],
+        shape: Shape::Box,
+        fill: Fill::Solid(theme.segment_fill.clone()),
+        border: theme.segment_border.clone(),
+        font_color: theme.segment_font.clone(),
+        dashed: true,
+        rounded: true,
+        picture: None,
+        peripheries: None,
+        penwidth: None,
+        tooltip: Some(segment.members.join(", ")),
+        cluster: None,
+    }
+}
+
+fn ellipsis_node(index: &Index<'_>, ellipsis: &FoldEllipsis, theme: &Theme) -> StyledNode {
+    let trace = index.trace;
+    let class = &trace.modules[index.modules[ellipsis.members[0].as_str()]].class_name;
+    let calls: u32 = ellipsis
+        .members
+        .iter()
+        .map(|m| trace.modules[index.modules[m.as_str()]].num_calls)
+        .sum();
+    let mut text = format!("... +{} more {class}", ellipsis.members.len());
+    if calls as usize > ellipsis.members.len() {
+        text.push_str(&format!(" ({calls} calls)"));
+    }
+    StyledNode {
+        id: format!("fold:{}", ellipsis.members.join(",")),
+        rows: vec![Row::plain(text)],
+        shape: Shape::Plaintext,
+        fill: Fill::Solid(theme.page.clone()),
+        border: theme.page.clone(),
+        font_color: theme.ellipsis_font.clone(),
+        dashed: false,
+        rounded: false,
+        picture: None,
+        peripheries: None,
+        penwidth: None,
+        tooltip: Some(ellipsis.members.join(", ")),
+        cluster: None,
+    }
+}
+
+fn stub_node(
+    index: &Index<'_>,
+    op_index: usize,
+    side: StubSide,
+    theme: &Theme,
+    used: &mut Used,
+) -> StyledNode {
+    let op = &index.trace.ops[op_index];
+    let module = op
+        .modules
+        .last()
+        .map(|call| format!(" ({})", index.call_address(index.calls[call.as_str()])));
+    let (word, fill) = match side {
+        StubSide::Input => {
+            used.input_stubs = true;
+            ("from", &theme.roles.input)
+        }
+        StubSide::Output => {
+            used.output_stubs = true;
+            ("to", &theme.roles.output)
+        }
+    };
+    StyledNode {
+        id: format!("stub:{}", op.label),
+        rows: vec![Row::plain(format!(
+            "{word} {}{}",
+            display_name(op),
+            module.unwrap_or_default()
+        ))],
+        shape: Shape::Oval,
+        fill: Fill::Solid(fill.clone()),
+        border: theme.node_border.clone(),
+        font_color: theme.font_color.clone(),
+        dashed: false,
         rounded: false,
         picture: None,
         peripheries: None,

@@ -16,7 +16,7 @@ mod graph;
 mod options;
 mod theme;
 
-pub use forward::{header, style_forward};
+pub use forward::{header, params_line, style_forward};
 pub use graph::*;
 pub use options::{Direction, LabelField, NodeStyle, StyleOptions};
 pub use theme::{RoleColors, Theme};

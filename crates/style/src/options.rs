@@ -146,6 +146,8 @@ pub struct StyleOptions {
     pub buffers: BufferVisibility,
     /// Draw pictures carried by nodes (`batch_render="shape_only"` turns them off).
     pub show_pictures: bool,
+    /// The focused module (`module=`), for the header and the reading key.
+    pub focus: Option<String>,
 }
 
 impl Default for StyleOptions {
@@ -159,6 +161,7 @@ impl Default for StyleOptions {
             show_legend: None,
             buffers: BufferVisibility::Meaningful,
             show_pictures: true,
+            focus: None,
         }
     }
 }

@@ -50,6 +50,14 @@ pub struct Theme {
     pub cluster_fill: String,
     /// Module cluster border.
     pub cluster_border: String,
+    /// Fill of the dashed capsule over a run of blocks.
+    pub segment_fill: String,
+    /// Its border.
+    pub segment_border: String,
+    /// Its text.
+    pub segment_font: String,
+    /// Text of a repeat fold's `... +N more` node.
+    pub ellipsis_font: String,
     /// Role colours.
     pub roles: RoleColors,
 }

@@ -2,7 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
-use tl_collapse::{visible_graph, VisibilityOptions};
+use tl_collapse::folds::repeat_runs;
+use tl_collapse::schedule::{readable_band, Schedule};
+use tl_collapse::{visible_graph, Plan, VisibilityOptions};
 use tl_render_cairo::xdot::image_placements;
 use tl_render_cairo::{RenderOptions, Rendered};
 use tl_style::{style_forward, Direction, NodePicture, StyleOptions, StyledGraph};
@@ -10,7 +12,7 @@ use tl_trace_model::{write_atomically, Trace};
 
 use crate::error::DrawError;
 use crate::layout;
-use crate::options::{BatchRender, DrawOptions, LayoutEngine};
+use crate::options::{BatchRender, Collapse, DrawOptions, LayoutEngine};
 
 /// Output file formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,6 +91,8 @@ pub struct Drawing {
     pub dot: String,
     /// The styled graph the DOT was emitted from.
     pub styled: StyledGraph,
+    /// The collapse schedule, when a `collapse=` level was asked for.
+    pub collapse_schedule: Option<Schedule>,
     layout_engine: LayoutEngine,
     dpi: Option<f64>,
 }
@@ -204,13 +208,21 @@ fn place_pictures(styled: &mut StyledGraph) -> Result<(), DrawError> {
 /// Draws the forward graph of `trace` as `options` say.
 pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> {
     let theme = options.check_supported()?;
+    let collapse_schedule = match options.collapse {
+        Collapse::None => None,
+        _ => Some(Schedule::build(trace, options.show_buffers)),
+    };
+    let plan = plan_for(trace, options, collapse_schedule.as_ref());
     let visible = visible_graph(
         trace,
         &VisibilityOptions {
             depth: options.depth,
             buffers: options.show_buffers,
+            plan,
+            focus: options.module.clone(),
         },
-    );
+    )
+    .map_err(|error| DrawError::invalid(error.code(), error.to_string()))?;
     let style = StyleOptions {
         direction: options.direction.unwrap_or(Direction::BottomUp),
         node_label_fields: options.node_label_fields.clone(),
@@ -220,15 +232,42 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
         show_legend: options.show_legend,
         buffers: options.show_buffers,
         show_pictures: options.batch_render != BatchRender::ShapeOnly,
+        focus: options.module.clone(),
     };
     let mut styled = style_forward(trace, &visible, &style, &theme);
     place_pictures(&mut styled)?;
     Ok(Drawing {
         dot: tl_dot_emit::emit(&styled),
         styled,
+        collapse_schedule,
         layout_engine: options.layout_engine,
         dpi: options.dpi,
     })
+}
+
+/// The boxes, capsules and folds `collapse=` and `fold_repeats=` ask for; `None` keeps the
+/// depth rule.
+fn plan_for(trace: &Trace, options: &DrawOptions, schedule: Option<&Schedule>) -> Option<Plan> {
+    let mut plan = match (options.collapse, schedule) {
+        (Collapse::Auto, Some(schedule)) => schedule
+            .auto(readable_band(trace.summary.num_ops))
+            .plan
+            .clone(),
+        (Collapse::Max, Some(schedule)) => schedule.max().plan.clone(),
+        (Collapse::Level(level), Some(schedule)) => schedule.at(level).plan.clone(),
+        _ => Plan::default(),
+    };
+    if options.fold_repeats == Some(true) {
+        for run in repeat_runs(trace, options.show_buffers) {
+            // Without a collapse level every run folds; with one, the runs it boxed whole.
+            let boxed = plan.boxes.iter().filter(|b| run.contains(b)).count() == run.len();
+            if options.collapse == Collapse::None || boxed {
+                plan.boxes.retain(|b| !run.contains(b));
+                plan.folds.push(run);
+            }
+        }
+    }
+    (options.collapse != Collapse::None || !plan.is_empty()).then_some(plan)
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ pub mod options;
 pub use draw::{draw, output_target, Drawing, OutputFormat, Written};
 pub use error::DrawError;
 pub use options::{BatchRender, Collapse, DrawOptions, GraphKind, LayoutEngine};
+pub use tl_collapse::schedule::{readable_band, Schedule, Step};
 pub use tl_collapse::BufferVisibility;
 pub use tl_render_cairo::Rendered;
 pub use tl_style::{Direction, LabelField, NodeStyle};
@@ -31,17 +32,11 @@ use tl_style::format;
 /// `ConvNet: 12 operations (19.4 KB of outputs), 1.61K parameters, all trainable`.
 pub fn summary(trace: &Trace) -> String {
     let counts = &trace.summary;
-    let params = tl_style::header(
-        trace,
-        &tl_collapse::visible_graph(trace, &Default::default()),
-    )
-    .pop()
-    .map(|row| row.text)
-    .unwrap_or_default();
     format!(
-        "{}: {} operations ({} of outputs), {params}",
+        "{}: {} operations ({} of outputs), {}",
         trace.model.class_name,
         format::compact_count(counts.num_ops),
-        format::bytes(counts.total_output_bytes)
+        format::bytes(counts.total_output_bytes),
+        tl_style::params_line(counts.num_params_trainable, counts.num_params_frozen)
     )
 }

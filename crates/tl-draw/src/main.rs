@@ -25,6 +25,14 @@ struct Cli {
 enum Command {
     /// Draw a trace.
     Draw(Box<DrawArgs>),
+    /// Print the collapse schedule: each stop's level, node count and what it folds.
+    Schedule {
+        /// The trace JSON file.
+        trace: PathBuf,
+        /// Buffers: never, meaningful or always (they change the counts).
+        #[arg(long, default_value = "meaningful")]
+        show_buffers: String,
+    },
     /// Validate trace or bundle files and print what each holds.
     Check {
         /// Trace (`tl-trace`) or bundle (`tl-bundle`) JSON files.
@@ -207,8 +215,41 @@ fn check(path: &Path) -> Result<String, TraceError> {
     }
 }
 
+fn schedule(trace: &Path, show_buffers: &str) -> Result<String, DrawError> {
+    let buffers = parse_show_buffers(show_buffers)?;
+    let trace = Trace::load(trace)?;
+    let schedule = tl_draw::Schedule::build(&trace, buffers);
+    let band = tl_draw::readable_band(trace.summary.num_ops);
+    let auto = schedule.auto(band).t;
+    let mut text = format!(
+        "{}: collapse schedule (auto picks t={auto}, readable band {band} nodes)\n",
+        trace.model.class_name
+    );
+    for step in &schedule.steps {
+        text.push_str(&format!("t={:.6}  {:>5} nodes", step.t, step.visible));
+        if !step.events.is_empty() {
+            text.push_str(&format!("  {}", step.events.join("; ")));
+        }
+        text.push('\n');
+    }
+    Ok(text)
+}
+
 fn main() -> ExitCode {
     match Cli::parse().command {
+        Command::Schedule {
+            trace,
+            show_buffers,
+        } => match schedule(&trace, &show_buffers) {
+            Ok(text) => {
+                print!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                eprintln!("error[{}]: {error}", error.code());
+                ExitCode::FAILURE
+            }
+        },
         Command::Draw(args) => match args.run() {
             Ok(written) => {
                 for warning in &written.warnings {

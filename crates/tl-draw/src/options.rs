@@ -419,26 +419,14 @@ impl DrawOptions {
         let unsupported = |option: String, detail: &'static str| {
             Err(DrawError::NotYetSupported { option, detail })
         };
-        match self.collapse {
-            Collapse::None | Collapse::Level(0.0) => {}
-            other => {
-                return unsupported(
-                    format!("collapse={other:?}"),
-                    "the collapse schedule arrives with the collapse issue",
-                )
-            }
-        }
-        if self.fold_repeats == Some(true) {
-            return unsupported(
-                "fold_repeats=True".to_owned(),
-                "repeat folding arrives with the collapse issue",
-            );
-        }
-        if let Some(module) = &self.module {
-            return unsupported(
-                format!("module={module:?}"),
-                "module focus arrives with the collapse issue",
-            );
+        if self.module.is_some() && self.graph != GraphKind::Forward {
+            return Err(DrawError::invalid(
+                "module_focus_graph_invalid",
+                format!(
+                    "module= focuses the forward graph only; graph={:?} cannot be focused: drop module= or draw graph=\"forward\"",
+                    self.graph
+                ),
+            ));
         }
         if self.rolled {
             return unsupported(
@@ -545,11 +533,25 @@ mod tests {
     #[test]
     fn options_not_drawn_yet_are_refused_not_ignored() {
         let error = DrawOptions::default()
-            .collapse(Collapse::Auto)
+            .rolled(true)
             .check_supported()
             .unwrap_err();
         assert_eq!(error.code(), "option_not_supported_yet");
-        assert!(error.to_string().contains("collapse"));
+        assert!(error.to_string().contains("rolled"));
         assert!(DrawOptions::default().check_supported().is_ok());
+        assert!(DrawOptions::default()
+            .collapse(Collapse::Auto)
+            .check_supported()
+            .is_ok());
+    }
+
+    #[test]
+    fn focus_is_refused_on_backward_graphs() {
+        let error = DrawOptions::default()
+            .module("fc1")
+            .graph(GraphKind::Backward)
+            .check_supported()
+            .unwrap_err();
+        assert_eq!(error.code(), "module_focus_graph_invalid");
     }
 }

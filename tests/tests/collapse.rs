@@ -1,0 +1,148 @@
+//! The guide's collapse numbers, drawn through the facade: node counts at each level, the
+//! capsule at `max`, `@blocks` with `x2` at `auto` on 40 blocks, focus, repeat folds.
+
+use tl_draw::{draw, Collapse, DrawOptions, Trace};
+use tl_style::{Shape, StyledGraph};
+use tl_tests::{check_golden, fixtures_dir};
+
+fn trace(name: &str) -> Trace {
+    Trace::load(fixtures_dir().join(format!("{name}.json"))).unwrap()
+}
+
+fn drawn(name: &str, options: DrawOptions) -> StyledGraph {
+    let drawing = draw(&trace(name), &options).unwrap();
+    check_golden(
+        &format!("dot/{name}.{}.dot", golden_name(&options)),
+        &drawing.dot,
+    );
+    drawing.styled
+}
+
+fn golden_name(options: &DrawOptions) -> String {
+    match (options.collapse, &options.module, options.fold_repeats) {
+        (_, Some(module), _) => format!("focus_{module}"),
+        (Collapse::Level(level), ..) => format!("collapse_{level}"),
+        (Collapse::None, _, Some(true)) => "fold_repeats".to_owned(),
+        (collapse, ..) => format!("collapse_{collapse:?}").to_lowercase(),
+    }
+}
+
+fn titles(graph: &StyledGraph) -> Vec<String> {
+    graph.nodes.iter().map(|n| n.rows[0].text.clone()).collect()
+}
+
+#[test]
+fn stack8_levels_fold_by_equal_ratios() {
+    assert_eq!(drawn("stack8", DrawOptions::default()).nodes.len(), 44);
+    let quarter = drawn(
+        "stack8",
+        DrawOptions::default().collapse(Collapse::Level(0.25)),
+    );
+    assert_eq!(quarter.nodes.len(), 32);
+    let boxes: Vec<String> = quarter
+        .nodes
+        .iter()
+        .filter(|n| n.shape == Shape::Box3d)
+        .map(|n| n.rows[0].text.clone())
+        .collect();
+    assert_eq!(
+        boxes,
+        ["@blocks.0", "@blocks.1", "@blocks.2", "@blocks.3"],
+        "the first four blocks"
+    );
+    let half = drawn(
+        "stack8",
+        DrawOptions::default().collapse(Collapse::Level(0.5)),
+    );
+    assert_eq!(half.nodes.len(), 20);
+    // Each block's residual add stays visible beside its box.
+    assert_eq!(
+        half.nodes
+            .iter()
+            .filter(|n| n.rows[0].text.starts_with("add_"))
+            .count(),
+        8
+    );
+}
+
+#[test]
+fn stack8_max_has_the_capsule_of_the_first_six_blocks() {
+    let max = drawn("stack8", DrawOptions::default().collapse(Collapse::Max));
+    assert_eq!(max.nodes.len(), 9);
+    let capsule = max
+        .nodes
+        .iter()
+        .find(|n| n.rounded && n.dashed)
+        .expect("a dashed rounded capsule");
+    assert_eq!(
+        capsule.rows[0].text,
+        "blocks.0-5 -- 6 blocks, 30 ops, 1.78K params"
+    );
+}
+
+#[test]
+fn stack40_auto_is_one_blocks_box_fed_twice_by_the_embedding() {
+    let auto = drawn("stack40", DrawOptions::default().collapse(Collapse::Auto));
+    assert_eq!(
+        titles(&auto),
+        [
+            "input_1",
+            "linear_1_1",
+            "@blocks",
+            "linear_82_202",
+            "output_1"
+        ]
+    );
+    let into_blocks = auto.edges.iter().find(|e| e.to == 2).unwrap();
+    assert_eq!(
+        into_blocks
+            .label
+            .iter()
+            .map(|l| l.text.as_str())
+            .collect::<Vec<_>>(),
+        ["x2"]
+    );
+    // The header still counts the whole network.
+    assert_eq!(auto.header[1].text, "202 operations (17.6 KB of outputs)");
+}
+
+#[test]
+fn focus_on_a_module_list_child() {
+    let focus = drawn("stack8", DrawOptions::default().module("blocks.1"));
+    assert_eq!(focus.header[0].text, "Stack > blocks.1");
+    assert_eq!(focus.header[1].text, "Block");
+    let stubs: Vec<String> = titles(&focus)
+        .into_iter()
+        .filter(|t| t.starts_with("from ") || t.starts_with("to "))
+        .collect();
+    assert_eq!(
+        stubs,
+        [
+            "from add_1_6 (@blocks.0)",
+            "to layernorm_3_12 (@blocks.2.norm)",
+            "to add_3_16 (@blocks.2)"
+        ]
+    );
+    assert!(
+        focus.legend.is_some(),
+        "a focused drawing shows its reading key"
+    );
+    let error = draw(&trace("stack8"), &DrawOptions::default().module("blocks.9")).unwrap_err();
+    assert_eq!(error.code(), "module_focus_not_found");
+}
+
+#[test]
+fn repeat_folds_draw_the_first_member_and_an_ellipsis() {
+    let folded = drawn("stack8", DrawOptions::default().fold_repeats(Some(true)));
+    assert_eq!(
+        titles(&folded),
+        [
+            "input_1",
+            "linear_1_1",
+            "@blocks.0",
+            "... +7 more Block",
+            "linear_18_42",
+            "output_1"
+        ]
+    );
+}
