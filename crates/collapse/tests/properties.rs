@@ -1,0 +1,388 @@
+//! Property tests over generated module trees and graphs: the collapse schedule is
+//! monotone (a larger level never shows more), folded sets are nested, every operation is
+//! accounted for exactly once, every arrow is drawn or internal to one node, and `auto`
+//! stays within the readable band whenever a stop fits it.
+
+use indexmap::IndexMap;
+use proptest::prelude::*;
+use tl_collapse::schedule::{readable_band, Schedule};
+use tl_collapse::{visible_graph, BufferVisibility, NodeKind, VisibilityOptions};
+use tl_trace_model::*;
+
+/// A generated module: leaf modules run a chain of ops; containers run their children in
+/// order, may add a residual connection around them, and may never be called themselves
+/// (like a `ModuleList`).
+#[derive(Debug, Clone)]
+enum Spec {
+    Leaf(usize),
+    Container {
+        children: Vec<Spec>,
+        residual: bool,
+        called: bool,
+    },
+}
+
+fn spec() -> impl Strategy<Value = Spec> {
+    let leaf = (1usize..4).prop_map(Spec::Leaf);
+    leaf.prop_recursive(3, 40, 5, |inner| {
+        (
+            prop::collection::vec(inner, 1..5),
+            any::<bool>(),
+            any::<bool>(),
+        )
+            .prop_map(|(children, residual, called)| Spec::Container {
+                children,
+                residual,
+                called,
+            })
+    })
+}
+
+struct Builder {
+    trace: Trace,
+    counts: IndexMap<String, u32>,
+    step: u32,
+}
+
+impl Builder {
+    fn op(
+        &mut self,
+        kind: OpKind,
+        layer_type: &str,
+        parents: &[String],
+        stack: &[String],
+    ) -> String {
+        let count = self.counts.entry(layer_type.to_owned()).or_insert(0);
+        *count += 1;
+        let type_index = *count;
+        let layer_label = if kind == OpKind::Op {
+            self.step += 1;
+            format!("{layer_type}_{type_index}_{}", self.step)
+        } else {
+            format!("{layer_type}_{type_index}")
+        };
+        let label = format!("{layer_label}:1");
+        for parent in parents {
+            let record = self
+                .trace
+                .ops
+                .iter_mut()
+                .find(|op| &op.label == parent)
+                .unwrap();
+            if !record.children.contains(&label) {
+                record.children.push(label.clone());
+            }
+        }
+        for call in stack {
+            let record = self
+                .trace
+                .module_calls
+                .iter_mut()
+                .find(|c| &c.label == call)
+                .unwrap();
+            record.ops.push(label.clone());
+        }
+        let mut unique_parents: Vec<String> = Vec::new();
+        for parent in parents {
+            if !unique_parents.contains(parent) {
+                unique_parents.push(parent.clone());
+            }
+        }
+        self.trace.ops.push(OpRecord {
+            label: label.clone(),
+            layer_label,
+            kind,
+            layer_type: layer_type.to_owned(),
+            func_name: layer_type.to_owned(),
+            type_index,
+            step_index: if kind == OpKind::Op { self.step } else { 0 },
+            pass_index: 1,
+            num_passes: 1,
+            shape: Some(vec![2, 4]),
+            dtype: Some("float32".to_owned()),
+            bytes: Some(32),
+            value: None,
+            modules: stack.to_vec(),
+            is_atomic_module: false,
+            output_of_calls: Vec::new(),
+            params: Vec::new(),
+            args: IndexMap::new(),
+            parents: unique_parents.clone(),
+            arg_slots: unique_parents
+                .iter()
+                .enumerate()
+                .map(|(i, p)| ArgSlot {
+                    parent: p.clone(),
+                    arg: Some(vec![i as u32]),
+                    kwarg: None,
+                })
+                .collect(),
+            children: Vec::new(),
+            has_input_ancestor: true,
+            io_role: match kind {
+                OpKind::Input => Some("input.x".to_owned()),
+                OpKind::Output => Some("output".to_owned()),
+                _ => None,
+            },
+            buffer: None,
+            condition: None,
+            arm_entries: Vec::new(),
+            duration_s: None,
+            flops: None,
+            call_sites: Vec::new(),
+            saved_for_backward: None,
+            magnitude: None,
+            finiteness: None,
+            grad: None,
+            annotations: IndexMap::new(),
+            picture: None,
+            decoded_labels: Vec::new(),
+            edits: Vec::new(),
+            clean_max_abs_change: None,
+        });
+        label
+    }
+
+    fn module(&mut self, address: &str, parent: &str, class: &str, called: bool) {
+        let depth = self
+            .trace
+            .modules
+            .iter()
+            .find(|m| m.address == parent)
+            .unwrap()
+            .depth
+            + 1;
+        self.trace
+            .modules
+            .iter_mut()
+            .find(|m| m.address == parent)
+            .unwrap()
+            .children
+            .push(address.to_owned());
+        self.trace.modules.push(ModuleRecord {
+            address: address.to_owned(),
+            class_name: class.to_owned(),
+            parent: Some(parent.to_owned()),
+            depth,
+            children: Vec::new(),
+            num_calls: u32::from(called),
+            num_params: 0,
+            num_params_trainable: 0,
+            num_params_frozen: 0,
+            buffers: Vec::new(),
+        });
+    }
+
+    /// Runs `spec` as module `address` on `x`; returns the new `x`.
+    fn run(
+        &mut self,
+        spec: &Spec,
+        address: &str,
+        parent: &str,
+        stack: &[String],
+        x: String,
+    ) -> String {
+        let (class, called) = match spec {
+            Spec::Leaf(_) => ("Leaf", true),
+            Spec::Container { called, .. } => ("Container", *called),
+        };
+        self.module(address, parent, class, called);
+        let mut inner = stack.to_vec();
+        if called {
+            let label = format!("{address}:1");
+            self.trace.module_calls.push(ModuleCallRecord {
+                label: label.clone(),
+                address: address.to_owned(),
+                call_index: 1,
+                parent_call: stack.last().cloned(),
+                ops: Vec::new(),
+                output_ops: Vec::new(),
+            });
+            inner.push(label);
+        }
+        let mut own_ops = Vec::new();
+        let out = match spec {
+            Spec::Leaf(n) => {
+                let mut x = x;
+                for i in 0..*n {
+                    x = self.op(
+                        OpKind::Op,
+                        if i % 2 == 0 { "linear" } else { "relu" },
+                        &[x],
+                        &inner,
+                    );
+                    own_ops.push(x.clone());
+                }
+                x
+            }
+            Spec::Container {
+                children, residual, ..
+            } => {
+                let input = x.clone();
+                let mut x = x;
+                for (i, child) in children.iter().enumerate() {
+                    x = self.run(child, &format!("{address}.{i}"), address, &inner, x);
+                }
+                if *residual {
+                    x = self.op(OpKind::Op, "add", &[x, input], &inner);
+                    own_ops.push(x.clone());
+                }
+                x
+            }
+        };
+        if called {
+            let call = inner.last().unwrap().clone();
+            let record = self
+                .trace
+                .module_calls
+                .iter_mut()
+                .find(|c| c.label == call)
+                .unwrap();
+            record.output_ops.push(out.clone());
+            let op = self
+                .trace
+                .ops
+                .iter_mut()
+                .find(|op| op.label == out)
+                .unwrap();
+            op.output_of_calls.push(call);
+            // A module whose own work is this single op.
+            op.is_atomic_module = own_ops.len() == 1 && own_ops[0] == out;
+        }
+        out
+    }
+}
+
+fn build(children: &[Spec]) -> Trace {
+    let mut builder = Builder {
+        trace: Trace {
+            format: TRACE_FORMAT.to_owned(),
+            version: FORMAT_VERSION,
+            model: ModelInfo {
+                class_name: "Generated".to_owned(),
+                trace_name: None,
+            },
+            summary: TraceSummary {
+                num_ops: 0,
+                num_tensors: 0,
+                total_output_bytes: 0,
+                num_params: 0,
+                num_params_trainable: 0,
+                num_params_frozen: 0,
+                total_param_bytes: 0,
+            },
+            params: Vec::new(),
+            modules: vec![ModuleRecord {
+                address: "self".to_owned(),
+                class_name: "Generated".to_owned(),
+                parent: None,
+                depth: 0,
+                children: Vec::new(),
+                num_calls: 1,
+                num_params: 0,
+                num_params_trainable: 0,
+                num_params_frozen: 0,
+                buffers: Vec::new(),
+            }],
+            module_calls: Vec::new(),
+            ops: Vec::new(),
+            conditionals: Vec::new(),
+            conditional_branch_edges: Vec::new(),
+            backward: None,
+            edits: None,
+        },
+        counts: IndexMap::new(),
+        step: 0,
+    };
+    let mut x = builder.op(OpKind::Input, "input", &[], &[]);
+    for (i, child) in children.iter().enumerate() {
+        x = builder.run(child, &format!("m{i}"), "self", &[], x);
+    }
+    builder.op(OpKind::Output, "output", &[x], &[]);
+    let mut trace = builder.trace;
+    trace.summary.num_ops = trace.ops.iter().filter(|op| op.kind == OpKind::Op).count() as u64;
+    trace.summary.num_tensors = trace.ops.len() as u64;
+    trace.summary.total_output_bytes = trace
+        .ops
+        .iter()
+        .filter(|op| op.kind != OpKind::Output)
+        .filter_map(|op| op.bytes)
+        .sum();
+    trace.validate().expect("generated traces are valid");
+    trace
+}
+
+fn accounted(trace: &Trace, options: &VisibilityOptions) -> Result<usize, TestCaseError> {
+    let graph = visible_graph(trace, options).unwrap();
+    let index: std::collections::HashMap<&str, usize> = trace
+        .ops
+        .iter()
+        .enumerate()
+        .map(|(i, op)| (op.label.as_str(), i))
+        .collect();
+    // Every op drawn or held exactly once (nothing is hidden: there are no buffers).
+    let mut seen = vec![0usize; trace.ops.len()];
+    for node in &graph.nodes {
+        for op in node.kind.ops() {
+            seen[op] += 1;
+        }
+    }
+    prop_assert!(seen.iter().all(|&n| n == 1), "ops drawn {seen:?}");
+    // Every underlying arrow is internal to one node or carried by exactly one edge.
+    for (child, op) in trace.ops.iter().enumerate() {
+        for parent in &op.parents {
+            let parent = index[parent.as_str()];
+            let (from, to) = (
+                graph.node_of_op[parent].unwrap(),
+                graph.node_of_op[child].unwrap(),
+            );
+            let carriers = graph
+                .edges
+                .iter()
+                .filter(|e| e.pairs.contains(&(parent, child)))
+                .count();
+            prop_assert_eq!(carriers, usize::from(from != to));
+        }
+    }
+    prop_assert!(graph
+        .nodes
+        .iter()
+        .all(|n| !matches!(n.kind, NodeKind::Stub(..))));
+    Ok(graph.nodes.len())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn schedules_are_monotone_nested_and_accounted(children in prop::collection::vec(spec(), 1..5)) {
+        let trace = build(&children);
+        let schedule = Schedule::build(&trace, BufferVisibility::Meaningful);
+        let steps = &schedule.steps;
+        for pair in steps.windows(2) {
+            prop_assert!(pair[0].visible > pair[1].visible, "a larger level never shows more");
+            prop_assert!(pair[0].t < pair[1].t);
+            let later: Vec<&String> = pair[1].plan.boxes.iter().chain(pair[1].plan.segments.iter().flatten()).collect();
+            for address in &pair[0].plan.boxes {
+                prop_assert!(later.contains(&address), "folded sets are nested: {address} unfolded");
+            }
+        }
+        for step in steps {
+            let options = VisibilityOptions { plan: Some(step.plan.clone()), ..VisibilityOptions::default() };
+            prop_assert_eq!(accounted(&trace, &options)?, step.visible);
+        }
+        for level in [0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0] {
+            prop_assert!(schedule.at(level).visible >= schedule.at((level + 0.1_f64).min(1.0)).visible);
+        }
+        let band = readable_band(trace.summary.num_ops);
+        if steps.iter().any(|s| s.visible <= band) {
+            prop_assert!(schedule.auto(band).visible <= band);
+        }
+    }
+
+    #[test]
+    fn depth_cuts_account_for_every_op(children in prop::collection::vec(spec(), 1..5), depth in 0u32..4) {
+        let trace = build(&children);
+        accounted(&trace, &VisibilityOptions { depth, ..VisibilityOptions::default() })?;
+    }
+}
