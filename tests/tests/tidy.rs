@@ -34,6 +34,7 @@ const ALLOWED: &[&str] = &[
     "MIT OR Apache-2.0 OR LGPL-2.1-or-later",
     "BSD-2-Clause OR Apache-2.0 OR MIT",
     "Apache-2.0 WITH LLVM-exception",
+    "Apache-2.0 / MIT",
 ];
 
 fn metadata() -> Value {

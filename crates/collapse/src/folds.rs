@@ -59,7 +59,8 @@ pub fn repeat_runs(trace: &Trace, buffers: BufferVisibility) -> Vec<Vec<String>>
     let mut runs = Vec::new();
     let mut parents = vec!["self".to_owned()];
     while let Some(parent) = parents.pop() {
-        let siblings = facts.children_in_flow(&parent);
+        let links = facts.sibling_links(&parent);
+        let siblings = &links.siblings;
         let mut start = 0;
         while start < siblings.len() {
             let first = signature(&facts, &siblings[start]);
@@ -73,7 +74,7 @@ pub fn repeat_runs(trace: &Trace, buffers: BufferVisibility) -> Vec<Vec<String>>
             // The longest chaining prefix of the identical run.
             let mut chosen = None;
             for last in (start + MIN_RUN - 1..=end).rev() {
-                if facts.is_chain(&siblings[start..=last]) {
+                if links.is_chain(start, last) {
                     chosen = Some(last);
                     break;
                 }

@@ -297,6 +297,36 @@ struct Grouping<'t> {
     trace: &'t Trace,
     tree: ModuleTree,
     calls: HashMap<&'t str, usize>,
+    /// The plan by address: what each planned module belongs to.
+    planned: HashMap<&'t str, Planned>,
+}
+
+/// What a plan does with one module address.
+#[derive(Debug, Clone, Copy)]
+enum Planned {
+    Box,
+    Segment(usize),
+    Fold(usize, bool),
+}
+
+fn index_plan(plan: Option<&Plan>) -> HashMap<&str, Planned> {
+    let mut planned = HashMap::new();
+    if let Some(plan) = plan {
+        for address in &plan.boxes {
+            planned.insert(address.as_str(), Planned::Box);
+        }
+        for (index, segment) in plan.segments.iter().enumerate() {
+            for address in segment {
+                planned.insert(address.as_str(), Planned::Segment(index));
+            }
+        }
+        for (index, fold) in plan.folds.iter().enumerate() {
+            for (position, address) in fold.iter().enumerate() {
+                planned.insert(address.as_str(), Planned::Fold(index, position == 0));
+            }
+        }
+    }
+    planned
 }
 
 impl<'t> Grouping<'t> {
@@ -323,19 +353,15 @@ impl<'t> Grouping<'t> {
         Some(Group::Box(address.clone(), Some(call)))
     }
 
-    fn plan_group(&self, op: &OpRecord, plan: &Plan) -> Option<Group> {
+    fn plan_group(&self, op: &OpRecord) -> Option<Group> {
         let path = self.tree.path_of(op);
         // Capsules and folds take their members whole, own ops included.
         for address in &path {
-            if let Some(index) = plan.segments.iter().position(|s| s.contains(address)) {
-                return Some(Group::Segment(index));
-            }
-            if let Some(index) = plan.folds.iter().position(|f| f.contains(address)) {
-                return Some(if plan.folds[index][0] == *address {
-                    Group::FoldRepresentative(index)
-                } else {
-                    Group::FoldEllipsis(index)
-                });
+            match self.planned.get(address.as_str()) {
+                Some(Planned::Segment(index)) => return Some(Group::Segment(*index)),
+                Some(Planned::Fold(index, true)) => return Some(Group::FoldRepresentative(*index)),
+                Some(Planned::Fold(index, false)) => return Some(Group::FoldEllipsis(*index)),
+                _ => {}
             }
         }
         // Boxes leave a module's own single op beside the box.
@@ -346,7 +372,7 @@ impl<'t> Grouping<'t> {
         };
         trimmed
             .iter()
-            .find(|address| plan.boxes.contains(address))
+            .find(|address| matches!(self.planned.get(address.as_str()), Some(Planned::Box)))
             .map(|address| self.box_group(op, address))
     }
 }
@@ -368,6 +394,7 @@ pub fn visible_graph(
         trace,
         tree: ModuleTree::new(trace),
         calls,
+        planned: index_plan(options.plan.as_ref()),
     };
     let inside = match &options.focus {
         Some(address) => Some(focus_members(trace, &grouping.tree, address)?),
@@ -385,7 +412,7 @@ pub fn visible_graph(
                 return None;
             }
             match &options.plan {
-                Some(plan) => grouping.plan_group(op, plan),
+                Some(_) => grouping.plan_group(op),
                 None => grouping.depth_group(op, options.depth as usize),
             }
         })
@@ -402,6 +429,13 @@ pub fn visible_graph(
     let mut node_of_op: Vec<Option<usize>> = vec![None; trace.ops.len()];
     let mut node_of_group: HashMap<Group, usize> = HashMap::new();
     let mut chains: Vec<Vec<usize>> = Vec::new();
+    let boxed_addresses: std::collections::HashSet<&str> = used
+        .keys()
+        .filter_map(|group| match group {
+            Group::Box(address, _) => Some(address.as_str()),
+            _ => None,
+        })
+        .collect();
     for (i, op) in trace.ops.iter().enumerate() {
         if let Some(group) = groups[i].as_ref().filter(|g| used.contains_key(g)) {
             let node = match node_of_group.get(group) {
@@ -433,12 +467,8 @@ pub fn visible_graph(
             kind: NodeKind::Op(i),
             cluster: None,
         });
-        let boxed = |call: usize| {
-            let address = &trace.module_calls[call].address;
-            node_of_group
-                .keys()
-                .any(|g| matches!(g, Group::Box(a, _) if a == address))
-        };
+        let boxed =
+            |call: usize| boxed_addresses.contains(trace.module_calls[call].address.as_str());
         let stack: Vec<usize> = op
             .modules
             .iter()
@@ -452,15 +482,23 @@ pub fn visible_graph(
         node_of_op[i] = Some(nodes.len() - 1);
     }
     // Ops of a boxed module drawn outside its box are "surfaced": the counts leave them out.
+    let mut boxes_of: HashMap<String, Vec<usize>> = HashMap::new();
+    for (position, node) in nodes.iter().enumerate() {
+        if let NodeKind::ModuleBox(module_box) = &node.kind {
+            boxes_of
+                .entry(module_box.address.clone())
+                .or_default()
+                .push(position);
+        }
+    }
     for (i, op) in trace.ops.iter().enumerate() {
         let Some(node) = node_of_op[i] else { continue };
         if !matches!(nodes[node].kind, NodeKind::Op(_)) {
             continue;
         }
-        let path = grouping.tree.path_of(op);
-        for other in &mut nodes {
-            if let NodeKind::ModuleBox(module_box) = &mut other.kind {
-                if path.contains(&module_box.address) {
+        for address in grouping.tree.path_of(op) {
+            for &position in boxes_of.get(&address).into_iter().flatten() {
+                if let NodeKind::ModuleBox(module_box) = &mut nodes[position].kind {
                     module_box.surfaced.push(i);
                 }
             }

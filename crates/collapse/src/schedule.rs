@@ -53,7 +53,7 @@ pub fn readable_band(num_ops: u64) -> usize {
     }
 }
 
-/// Facts the planner reads, computed once.
+/// Facts the planner reads, computed once, so that planning stays linear in the trace.
 pub(crate) struct Facts<'t> {
     pub(crate) trace: &'t Trace,
     pub(crate) tree: ModuleTree,
@@ -62,33 +62,120 @@ pub(crate) struct Facts<'t> {
     pub(crate) paths: Vec<Vec<String>>,
     /// Per module address: index of the first op run inside it.
     pub(crate) first_op: HashMap<String, usize>,
+    /// Per module address: the ops whose path contains it.
+    ops_in: HashMap<String, Vec<usize>>,
+    /// Per module address: drawn nodes a box of it would hold.
+    held: HashMap<String, usize>,
+    /// Per module address: boxes it is drawn as (one per call; one for a container).
+    box_nodes: HashMap<String, usize>,
+    /// Per op: indices of its parents and children.
+    parents: Vec<Vec<usize>>,
+    children: Vec<Vec<usize>>,
     /// Operations in the trace.
     total_ops: usize,
+    /// Nodes of the full drawing.
+    full: usize,
     buffers: BufferVisibility,
+}
+
+/// How the siblings of one parent connect: enough to test any run for being a chain in
+/// constant time.
+pub(crate) struct SiblingLinks {
+    /// The siblings, in flow order.
+    pub(crate) siblings: Vec<String>,
+    /// `linked[k]`: sibling `k` is fed only by sibling `k - 1`, which feeds only `k`.
+    linked: Vec<bool>,
+    /// Distinct outside ops feeding each sibling.
+    sources: Vec<usize>,
+    /// Distinct ops of each sibling read from outside it.
+    exits: Vec<usize>,
+}
+
+impl SiblingLinks {
+    /// Are `siblings[start..=end]` one chain: one outside op feeding the first, one op of
+    /// the last feeding the outside, each member feeding only the next?
+    pub(crate) fn is_chain(&self, start: usize, end: usize) -> bool {
+        self.sources[start] == 1
+            && self.exits[end] == 1
+            && (start + 1..=end).all(|k| self.linked[k])
+    }
 }
 
 impl<'t> Facts<'t> {
     pub(crate) fn new(trace: &'t Trace, buffers: BufferVisibility) -> Facts<'t> {
         let tree = ModuleTree::new(trace);
+        let hidden = hidden_ops(trace, buffers);
         let paths: Vec<Vec<String>> = trace.ops.iter().map(|op| tree.path_of(op)).collect();
+        let index: HashMap<&str, usize> = trace
+            .ops
+            .iter()
+            .enumerate()
+            .map(|(i, op)| (op.label.as_str(), i))
+            .collect();
         let mut first_op = HashMap::new();
-        for (i, path) in paths.iter().enumerate() {
+        let mut ops_in: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut held: HashMap<String, usize> = HashMap::new();
+        let mut calls_held: HashMap<String, std::collections::HashSet<Option<&str>>> =
+            HashMap::new();
+        for (i, (op, path)) in trace.ops.iter().zip(&paths).enumerate() {
             for address in path {
                 first_op.entry(address.clone()).or_insert(i);
+                ops_in.entry(address.clone()).or_default().push(i);
+            }
+            if hidden[i] {
+                continue;
+            }
+            // A box leaves a module's own single op beside it.
+            let trimmed = if op.is_atomic_module && !path.is_empty() {
+                &path[..path.len() - 1]
+            } else {
+                &path[..]
+            };
+            for address in trimmed {
+                *held.entry(address.clone()).or_default() += 1;
+                let call = op
+                    .modules
+                    .iter()
+                    .find(|label| label.rsplit_once(':').is_some_and(|(a, _)| a == address));
+                calls_held
+                    .entry(address.clone())
+                    .or_default()
+                    .insert(call.map(String::as_str));
             }
         }
+        let box_nodes = calls_held
+            .into_iter()
+            .map(|(address, calls)| (address, calls.len()))
+            .collect();
+        let parents = trace
+            .ops
+            .iter()
+            .map(|op| op.parents.iter().map(|p| index[p.as_str()]).collect())
+            .collect();
+        let children = trace
+            .ops
+            .iter()
+            .map(|op| op.children.iter().map(|c| index[c.as_str()]).collect())
+            .collect();
+        let full = hidden.iter().filter(|&&h| !h).count();
         Facts {
             trace,
             tree,
-            hidden: hidden_ops(trace, buffers),
+            hidden,
             paths,
             first_op,
+            ops_in,
+            held,
+            box_nodes,
+            parents,
+            children,
             total_ops: trace
                 .ops
                 .iter()
                 .filter(|op| op.kind == OpKind::Op)
                 .count()
                 .max(1),
+            full,
             buffers,
         }
     }
@@ -113,24 +200,17 @@ impl<'t> Facts<'t> {
 
     /// Drawn nodes a box of `address` would hold (its own single op stays outside).
     fn held(&self, address: &str) -> usize {
-        self.trace
-            .ops
-            .iter()
-            .enumerate()
-            .filter(|(i, op)| {
-                let path = &self.paths[*i];
-                let trimmed = if op.is_atomic_module && !path.is_empty() {
-                    &path[..path.len() - 1]
-                } else {
-                    &path[..]
-                };
-                !self.hidden[*i] && trimmed.iter().any(|a| a == address)
-            })
-            .count()
+        self.held.get(address).copied().unwrap_or(0)
+    }
+
+    /// Nodes saved by boxing `address` (its held nodes become one box per call).
+    fn saving(&self, address: &str) -> usize {
+        self.held(address)
+            .saturating_sub(self.box_nodes.get(address).copied().unwrap_or(1))
     }
 
     /// Can `address` be boxed: not the root, more than one op, not a wrapper of a single
-    /// child holding the very same ops, and its box holds more than one node.
+    /// child holding the very same ops, and its box saves at least one node.
     fn boxable(&self, address: &str) -> bool {
         let count = self.tree.op_count(address);
         let Some(module) = self.tree.module(address) else {
@@ -138,7 +218,7 @@ impl<'t> Facts<'t> {
         };
         let wrapper =
             module.children.len() == 1 && self.tree.op_count(&module.children[0]) == count;
-        module.parent.is_some() && count > 1 && !wrapper && self.held(address) > 1
+        module.parent.is_some() && count > 1 && !wrapper && self.saving(address) > 0
     }
 
     /// Boxes from the top down wherever a box hides at most `limit` of the operations.
@@ -155,78 +235,143 @@ impl<'t> Facts<'t> {
         boxes
     }
 
-    /// Do these consecutive sibling modules form one chain: one outside op feeding the
-    /// first, one op of the last feeding the outside, each member feeding only the next?
-    pub(crate) fn is_chain(&self, members: &[String]) -> bool {
-        let member_of = |i: usize| members.iter().position(|m| self.paths[i].contains(m));
-        let index: HashMap<&str, usize> = self
-            .trace
-            .ops
+    /// How the children of `parent` connect to each other (one pass over its ops).
+    pub(crate) fn sibling_links(&self, parent: &str) -> SiblingLinks {
+        let siblings = self.children_in_flow(parent);
+        let position: HashMap<&str, usize> = siblings
             .iter()
             .enumerate()
-            .map(|(i, op)| (op.label.as_str(), i))
+            .map(|(k, s)| (s.as_str(), k))
             .collect();
-        let mut sources = Vec::new();
-        let mut exits = Vec::new();
-        for (i, op) in self.trace.ops.iter().enumerate() {
-            let Some(member) = member_of(i) else { continue };
-            for parent in op
-                .parents
+        let member = |op: usize| {
+            self.paths[op]
                 .iter()
-                .map(|p| index[p.as_str()])
-                .filter(|&p| !self.hidden[p])
-            {
-                match member_of(parent) {
-                    None if member != 0 => return false,
-                    None if !sources.contains(&parent) => sources.push(parent),
-                    Some(from) if from != member && from + 1 != member => return false,
-                    _ => {}
+                .find_map(|a| position.get(a.as_str()).copied())
+        };
+        let n = siblings.len();
+        let mut linked = vec![true; n];
+        let mut sources: Vec<std::collections::HashSet<usize>> = vec![Default::default(); n];
+        let mut exits: Vec<std::collections::HashSet<usize>> = vec![Default::default(); n];
+        let scope: &[usize] = if parent == "self" {
+            &[]
+        } else {
+            self.ops_in.get(parent).map_or(&[], Vec::as_slice)
+        };
+        let ops: Box<dyn Iterator<Item = usize>> = if parent == "self" {
+            Box::new(0..self.trace.ops.len())
+        } else {
+            Box::new(scope.iter().copied())
+        };
+        for op in ops {
+            let Some(k) = member(op) else { continue };
+            for &parent_op in self.parents[op].iter().filter(|&&p| !self.hidden[p]) {
+                match member(parent_op) {
+                    Some(from) if from == k => {}
+                    Some(from) if from + 1 == k => {}
+                    _ => {
+                        sources[k].insert(parent_op);
+                    }
+                }
+                if member(parent_op) != Some(k) && member(parent_op) != k.checked_sub(1) {
+                    linked[k] = false;
                 }
             }
-            for child in op
-                .children
-                .iter()
-                .map(|c| index[c.as_str()])
-                .filter(|&c| !self.hidden[c])
-            {
-                if member_of(child).is_none() {
-                    if member != members.len() - 1 {
-                        return false;
-                    }
-                    if !exits.contains(&i) {
-                        exits.push(i);
+            for &child in self.children[op].iter().filter(|&&c| !self.hidden[c]) {
+                if member(child) != Some(k) {
+                    exits[k].insert(op);
+                    if member(child) != Some(k + 1) && k + 1 < n {
+                        linked[k + 1] = false;
                     }
                 }
             }
         }
-        sources.len() == 1 && exits.len() == 1
+        // Sources of the first member: everything feeding it from outside, the previous
+        // sibling included.
+        let first_sources = |k: usize| {
+            let mut all = sources[k].clone();
+            if k > 0 {
+                for op in self.ops_of_sibling(&siblings[k], &member, k) {
+                    for &p in self.parents[op].iter().filter(|&&p| !self.hidden[p]) {
+                        if member(p) == Some(k - 1) {
+                            all.insert(p);
+                        }
+                    }
+                }
+            }
+            all.len()
+        };
+        SiblingLinks {
+            sources: (0..n).map(first_sources).collect(),
+            exits: exits.iter().map(|e| e.len()).collect(),
+            linked,
+            siblings,
+        }
+    }
+
+    fn ops_of_sibling<'a>(
+        &'a self,
+        sibling: &str,
+        member: &'a dyn Fn(usize) -> Option<usize>,
+        k: usize,
+    ) -> impl Iterator<Item = usize> + 'a {
+        self.ops_in
+            .get(sibling)
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(move |&op| member(op) == Some(k))
     }
 
     /// One capsule per parent: its longest chain of at least [`MIN_SEGMENT`] consecutive
     /// sibling boxes hiding at most `limit` of the operations.
     fn segments(&self, boxes: &[String], limit: f64) -> Vec<Vec<String>> {
+        let boxed: std::collections::HashSet<&str> = boxes.iter().map(String::as_str).collect();
         let mut segments = Vec::new();
         let mut parents: Vec<String> = boxes.iter().map(|b| parent_of(b)).collect();
         parents.dedup();
         for parent in parents {
-            let siblings = self.children_in_flow(&parent);
+            let links = self.sibling_links(&parent);
+            let siblings = &links.siblings;
+            // Sliding window: the furthest reachable end only moves forward with the start.
             let mut best: Option<(usize, usize)> = None;
+            let mut end = 0;
+            let mut window_ops = 0;
             for start in 0..siblings.len() {
-                let mut hidden_ops = 0;
-                for end in start..siblings.len() {
-                    if !boxes.contains(&siblings[end]) {
-                        break;
-                    }
-                    hidden_ops += self.tree.op_count(&siblings[end]);
-                    if hidden_ops as f64 / self.total_ops as f64 > limit {
-                        break;
-                    }
-                    let long_enough = end + 1 - start >= MIN_SEGMENT;
-                    let longer = best.is_none_or(|(s, e)| end - start > e - s);
-                    if long_enough && longer && self.is_chain(&siblings[start..=end]) {
-                        best = Some((start, end));
+                if end < start {
+                    end = start;
+                    window_ops = 0;
+                }
+                let usable = |k: usize| boxed.contains(siblings[k].as_str());
+                if !usable(start) {
+                    continue;
+                }
+                if end == start && window_ops == 0 {
+                    window_ops = self.tree.op_count(&siblings[start]);
+                }
+                while end + 1 < siblings.len()
+                    && usable(end + 1)
+                    && links.linked[end + 1]
+                    && (window_ops + self.tree.op_count(&siblings[end + 1])) as f64
+                        / self.total_ops as f64
+                        <= limit
+                {
+                    end += 1;
+                    window_ops += self.tree.op_count(&siblings[end]);
+                }
+                let fits = window_ops as f64 / self.total_ops as f64 <= limit;
+                if links.sources[start] == 1 && fits {
+                    // The window is linked throughout; the longest legal run from this start
+                    // ends at its last member with a single exit.
+                    let last = (start + MIN_SEGMENT - 1..=end)
+                        .rev()
+                        .find(|&e| links.exits[e] == 1);
+                    if let Some(last) = last {
+                        if best.is_none_or(|(s, e)| last - start > e - s) {
+                            best = Some((start, last));
+                        }
                     }
                 }
+                window_ops -= self.tree.op_count(&siblings[start]);
             }
             if let Some((start, end)) = best {
                 segments.push(siblings[start..=end].to_vec());
@@ -235,6 +380,7 @@ impl<'t> Facts<'t> {
         segments
     }
 
+    /// Nodes drawn for a plan: exact, through the visible graph.
     pub(crate) fn count(&self, plan: &Plan) -> usize {
         let options = VisibilityOptions {
             buffers: self.buffers,
@@ -245,6 +391,11 @@ impl<'t> Facts<'t> {
             .expect("plans without focus always draw")
             .nodes
             .len()
+    }
+
+    /// Nodes drawn when only these (non-nested) modules are boxed, without drawing.
+    fn count_boxes(&self, boxes: &[String]) -> usize {
+        self.full - boxes.iter().map(|b| self.saving(b)).sum::<usize>()
     }
 
     /// Box cost: lower folds earlier (drawing-spec 3.4: grain, generic, dominance).
@@ -316,7 +467,7 @@ impl Schedule {
     /// The schedule of `trace` with buffers shown as `buffers` says.
     pub fn build(trace: &Trace, buffers: BufferVisibility) -> Schedule {
         let facts = Facts::new(trace, buffers);
-        let full = facts.count(&Plan::default());
+        let full = facts.full;
         let (max, max_count) = max_plan(&facts);
         let mut steps = vec![Step {
             t: 0.0,
@@ -353,7 +504,7 @@ impl Schedule {
         for address in events {
             plan.boxes.push(address.clone());
             pending.push(format!("module box @{address}"));
-            let visible = facts.count(&plan);
+            let visible = facts.count_boxes(&plan.boxes);
             let previous = steps.last().map_or(usize::MAX, |s| s.visible);
             if visible < previous && visible > max_count {
                 steps.push(Step {
