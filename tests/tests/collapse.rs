@@ -146,3 +146,63 @@ fn repeat_folds_draw_the_first_member_and_an_ellipsis() {
         ]
     );
 }
+
+#[test]
+fn rolled_recurrent_reads_like_the_guide() {
+    let drawing = draw(&trace("recurrent"), &DrawOptions::default().rolled(true)).unwrap();
+    check_golden("dot/recurrent.rolled.dot", &drawing.dot);
+    let graph = drawing.styled;
+    assert_eq!(
+        titles(&graph),
+        [
+            "input_1",
+            "zeroslike_1_1",
+            "linear_1_2",
+            "linear_2_3 (x3)",
+            "add_1_4 (x3)",
+            "tanh_1_5 (x3)",
+            "output_1"
+        ]
+    );
+    let rows = |title: &str| -> Vec<String> {
+        graph
+            .nodes
+            .iter()
+            .find(|n| n.rows[0].text == title)
+            .unwrap()
+            .rows
+            .iter()
+            .map(|r| r.text.clone())
+            .collect()
+    };
+    assert!(
+        rows("linear_1_2").contains(&"@inp:1,2,3".to_owned()),
+        "independent calls are call groups"
+    );
+    assert!(rows("linear_2_3 (x3)").contains(&"@rec".to_owned()));
+    let edge = |from: &str, to: &str| {
+        let find = |t: &str| {
+            graph
+                .nodes
+                .iter()
+                .position(|n| n.rows[0].text.starts_with(t))
+                .unwrap()
+        };
+        graph
+            .edges
+            .iter()
+            .find(|e| e.from == find(from) && e.to == find(to))
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(edge("zeroslike_1_1", "linear_2_3").head_label, ["In 1"]);
+    let back = edge("tanh_1_5", "linear_2_3");
+    let texts: Vec<&str> = back.label.iter().map(|t| t.text.as_str()).collect();
+    assert_eq!(texts, ["In 2-3", "Out 1-2"], "the recurrence back-edge");
+    assert_eq!(edge("tanh_1_5", "output_1").tail_label, ["Out 3"]);
+    let plain = edge("add_1_4", "tanh_1_5");
+    assert!(
+        plain.label.is_empty() && plain.head_label.is_empty() && plain.tail_label.is_empty(),
+        "used on every pass"
+    );
+}

@@ -15,6 +15,7 @@
 //! options give the same graph.
 
 pub mod folds;
+pub mod rolled;
 pub mod schedule;
 mod tree;
 
@@ -137,6 +138,8 @@ pub enum NodeKind {
     FoldEllipsis(FoldEllipsis),
     /// An outside op next to a focused module (index into `trace.ops`).
     Stub(usize, StubSide),
+    /// A rolled layer: the indices of its passes, in order.
+    Layer(Vec<usize>),
 }
 
 impl NodeKind {
@@ -147,6 +150,7 @@ impl NodeKind {
             NodeKind::ModuleBox(module_box) => module_box.ops.clone(),
             NodeKind::Segment(segment) => segment.ops.clone(),
             NodeKind::FoldEllipsis(ellipsis) => ellipsis.ops.clone(),
+            NodeKind::Layer(passes) => passes.clone(),
         }
     }
 }
@@ -456,7 +460,7 @@ pub fn visible_graph(
                 NodeKind::ModuleBox(b) => b.ops.push(i),
                 NodeKind::Segment(s) => s.ops.push(i),
                 NodeKind::FoldEllipsis(f) => f.ops.push(i),
-                NodeKind::Op(_) | NodeKind::Stub(..) => {}
+                NodeKind::Op(_) | NodeKind::Stub(..) | NodeKind::Layer(_) => {}
             }
             continue;
         }

@@ -152,16 +152,17 @@ fn edge_statement(graph: &StyledGraph, edge: &StyledEdge) -> String {
         "labelfontsize=8".to_owned(),
         format!("style={}", if edge.dashed { "dashed" } else { "solid" }),
     ];
-    if !edge.head_label.is_empty() {
-        let lines: Vec<String> = edge
-            .head_label
-            .iter()
-            .map(|line| escape_html(line))
-            .collect();
-        attrs.push(format!(
-            "headlabel=<<TABLE BORDER=\"0\" CELLPADDING=\"6\"><TR><TD>{}</TD></TR></TABLE>>",
-            lines.join("<BR/>")
-        ));
+    for (attribute, lines) in [
+        ("headlabel", &edge.head_label),
+        ("taillabel", &edge.tail_label),
+    ] {
+        if !lines.is_empty() {
+            let lines: Vec<String> = lines.iter().map(|line| escape_html(line)).collect();
+            attrs.push(format!(
+                "{attribute}=<<TABLE BORDER=\"0\" CELLPADDING=\"6\"><TR><TD>{}</TD></TR></TABLE>>",
+                lines.join("<BR/>")
+            ));
+        }
     }
     if !edge.label.is_empty() {
         attrs.push(format!("label={}", edge_text_html(&edge.label)));

@@ -3,6 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use tl_collapse::rolled::{self, PassLabels};
 use tl_collapse::{
     BufferVisibility, FoldEllipsis, ModuleBox, NodeKind, Segment, StubSide, VisibleGraph,
 };
@@ -163,6 +164,7 @@ impl Role {
 pub fn style_forward(
     trace: &Trace,
     visible: &VisibleGraph,
+    pass_labels: Option<&[PassLabels]>,
     options: &StyleOptions,
     theme: &Theme,
 ) -> StyledGraph {
@@ -179,6 +181,9 @@ pub fn style_forward(
             NodeKind::Segment(segment) => segment_node(&index, segment, theme, &mut used),
             NodeKind::FoldEllipsis(ellipsis) => ellipsis_node(&index, ellipsis, theme),
             NodeKind::Stub(op, side) => stub_node(&index, *op, *side, theme, &mut used),
+            NodeKind::Layer(passes) => {
+                layer_node(&index, visible, passes, options, theme, &mut used)
+            }
         })
         .collect();
     for (styled, node) in nodes.iter_mut().zip(&visible.nodes) {
@@ -187,7 +192,16 @@ pub fn style_forward(
     let edges = visible
         .edges
         .iter()
-        .map(|edge| styled_edge(&index, visible, edge, &nodes))
+        .enumerate()
+        .map(|(position, edge)| {
+            styled_edge(
+                &index,
+                visible,
+                edge,
+                pass_labels.map(|labels| &labels[position]),
+                &nodes,
+            )
+        })
         .collect();
     let clusters = visible
         .clusters
@@ -1008,6 +1022,97 @@ fn stub_node(
     }
 }
 
+/// A rolled layer: its first pass's node, retitled and readdressed for all its passes.
+fn layer_node(
+    index: &Index<'_>,
+    visible: &VisibleGraph,
+    passes: &[usize],
+    options: &StyleOptions,
+    theme: &Theme,
+    used: &mut Used,
+) -> StyledNode {
+    let trace = index.trace;
+    let first = &trace.ops[passes[0]];
+    let mut node = op_node(index, visible, passes[0], options, theme, used);
+    node.id = first.layer_label.clone();
+    let rectangle = passes
+        .iter()
+        .any(|&p| is_module_rectangle(index, visible, p, options.buffers));
+    let groups = rolled::call_groups(trace, passes).map(|groups| {
+        groups
+            .iter()
+            .map(|g| format::compact_ranges(g))
+            .collect::<Vec<_>>()
+            .join(",")
+    });
+    let module = first.modules.last().map(|call| {
+        index.trace.module_calls[index.calls[call.as_str()]]
+            .address
+            .clone()
+    });
+    let (title, address) = match (&groups, rectangle, &module) {
+        (Some(groups), true, Some(module)) => (
+            first.layer_label.clone(),
+            Some(format!("@{module}:{groups}")),
+        ),
+        (Some(groups), false, _) => (format!("{}:{groups}", first.layer_label), None),
+        (None, true, Some(module)) => (
+            rolled_title(first, passes.len()),
+            Some(format!("@{module}")),
+        ),
+        _ => (rolled_title(first, passes.len()), None),
+    };
+    let old_title = display_name(first);
+    let old_address = address_row(index, first, rectangle);
+    for row in &mut node.rows {
+        if row.text == old_title {
+            row.text = title.clone();
+        } else if old_address.as_ref() == Some(&row.text) {
+            if let Some(address) = &address {
+                row.text = address.clone();
+            }
+        }
+    }
+    // Passes with different shapes: say so under the name.
+    let shapes: Vec<Option<&Vec<u64>>> = passes
+        .iter()
+        .map(|&p| trace.ops[p].shape.as_ref())
+        .collect();
+    if shapes.windows(2).any(|w| w[0] != w[1]) {
+        if let (Some(Some(a)), Some(Some(b))) = (shapes.first(), shapes.last()) {
+            let position = node
+                .rows
+                .iter()
+                .position(|r| r.text == title)
+                .map_or(1, |p| p + 1);
+            node.rows.insert(
+                position,
+                Row::plain(format!(
+                    "shapes {} -> {}",
+                    format::shape(a),
+                    format::shape(b)
+                )),
+            );
+        }
+    }
+    node.shape = if first.kind == OpKind::Buffer {
+        Shape::Cylinder
+    } else if rectangle || node.picture.is_some() {
+        Shape::Box
+    } else {
+        node.shape
+    };
+    node
+}
+
+fn rolled_title(op: &OpRecord, passes: usize) -> String {
+    if passes > 1 {
+        format!("{} (x{passes})", op.layer_label)
+    } else {
+        op.layer_label.clone()
+    }
+}
+
 /// `arg 0`, `arg (0, 1)` or `kwarg name` for each slot `parent` filled in `child`.
 fn slot_labels(child: &OpRecord, parent: &str) -> Vec<String> {
     child
@@ -1068,10 +1173,12 @@ fn styled_edge(
     index: &Index<'_>,
     visible: &VisibleGraph,
     edge: &tl_collapse::Edge,
+    passes: Option<&PassLabels>,
     nodes: &[StyledNode],
 ) -> StyledEdge {
     let trace = index.trace;
     let mut head_label = Vec::new();
+    let mut tail_label = Vec::new();
     let mut label = Vec::new();
     for &(parent, child) in &edge.pairs {
         let (parent_op, child_op) = (&trace.ops[parent], &trace.ops[child]);
@@ -1112,17 +1219,41 @@ fn styled_edge(
             }
         }
     }
-    if edge.pairs.len() > 1 {
-        label.push(EdgeText {
+    match passes {
+        // Rolled: the passes each end used, when not all of them.
+        Some(passes) => {
+            let into = passes
+                .into
+                .as_ref()
+                .map(|p| format!("In {}", format::compact_ranges(p)));
+            let out = passes
+                .out
+                .as_ref()
+                .map(|p| format!("Out {}", format::compact_ranges(p)));
+            if passes.back_edge {
+                for text in into.into_iter().chain(out) {
+                    label.push(EdgeText {
+                        text,
+                        emphasis: false,
+                    });
+                }
+            } else {
+                head_label.extend(into);
+                tail_label.extend(out);
+            }
+        }
+        None if edge.pairs.len() > 1 => label.push(EdgeText {
             text: format!("x{}", edge.pairs.len()),
             emphasis: false,
-        });
+        }),
+        None => {}
     }
     StyledEdge {
         from: edge.from,
         to: edge.to,
         dashed: nodes[edge.from].dashed,
         head_label,
+        tail_label,
         label,
     }
 }

@@ -145,8 +145,10 @@ pub struct StyledEdge {
     pub to: usize,
     /// Dashed (its source was computed without any model input).
     pub dashed: bool,
-    /// Lines written at the arrow head (argument positions).
+    /// Lines written at the arrow head (argument positions, rolled `In` passes).
     pub head_label: Vec<String>,
+    /// Lines written at the arrow tail (rolled `Out` passes).
+    pub tail_label: Vec<String>,
     /// Lines written at the middle of the arrow.
     pub label: Vec<EdgeText>,
 }

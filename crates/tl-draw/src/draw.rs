@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use tl_collapse::folds::repeat_runs;
+use tl_collapse::rolled::rolled_graph;
 use tl_collapse::schedule::{readable_band, Schedule};
 use tl_collapse::{visible_graph, Plan, VisibilityOptions};
 use tl_render_cairo::xdot::image_placements;
@@ -213,16 +214,20 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
         _ => Some(Schedule::build(trace, options.show_buffers)),
     };
     let plan = plan_for(trace, options, collapse_schedule.as_ref());
-    let visible = visible_graph(
-        trace,
-        &VisibilityOptions {
+    let (visible, pass_labels) = if options.rolled {
+        let (visible, labels) = rolled_graph(trace, options.show_buffers);
+        (visible, Some(labels))
+    } else {
+        let visibility = VisibilityOptions {
             depth: options.depth,
             buffers: options.show_buffers,
             plan,
             focus: options.module.clone(),
-        },
-    )
-    .map_err(|error| DrawError::invalid(error.code(), error.to_string()))?;
+        };
+        let visible = visible_graph(trace, &visibility)
+            .map_err(|error| DrawError::invalid(error.code(), error.to_string()))?;
+        (visible, None)
+    };
     let style = StyleOptions {
         direction: options.direction.unwrap_or(Direction::BottomUp),
         node_label_fields: options.node_label_fields.clone(),
@@ -234,7 +239,7 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
         show_pictures: options.batch_render != BatchRender::ShapeOnly,
         focus: options.module.clone(),
     };
-    let mut styled = style_forward(trace, &visible, &style, &theme);
+    let mut styled = style_forward(trace, &visible, pass_labels.as_deref(), &style, &theme);
     place_pictures(&mut styled)?;
     Ok(Drawing {
         dot: tl_dot_emit::emit(&styled),

@@ -130,7 +130,8 @@ fn options_not_drawn_yet_are_refused() {
             fixture("stack8").to_str().unwrap(),
             "-o",
             "x.svg",
-            "--rolled",
+            "--view",
+            "speed",
         ],
         dir.path(),
     );

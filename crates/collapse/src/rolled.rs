@@ -1,0 +1,234 @@
+//! Rolled drawings (`rolled=True`): one node per layer instead of one per pass, with the
+//! pass facts the labels need (drawing-spec 4.2): which passes of a layer feed which passes
+//! of another, and the independent call groups of a layer's module.
+
+use std::collections::{HashMap, HashSet};
+
+use indexmap::IndexMap;
+use tl_trace_model::Trace;
+
+use crate::{hidden_ops, BufferVisibility, Cluster, Edge, Node, NodeKind, VisibleGraph};
+
+/// Pass facts of a rolled arrow between two layers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PassLabels {
+    /// Passes of the source layer that feed the destination; `None` when every pass does.
+    pub out: Option<Vec<u32>>,
+    /// Passes of the destination layer that read the source; `None` when every pass does.
+    pub into: Option<Vec<u32>>,
+    /// The arrow goes back to a layer that first ran earlier (a recurrence).
+    pub back_edge: bool,
+}
+
+/// The rolled graph: layers as nodes (their passes in `NodeKind::Layer`), clusters per module
+/// address (represented by its first call), and per edge its pass labels.
+pub fn rolled_graph(trace: &Trace, buffers: BufferVisibility) -> (VisibleGraph, Vec<PassLabels>) {
+    let hidden = hidden_ops(trace, buffers);
+    let index: HashMap<&str, usize> = trace
+        .ops
+        .iter()
+        .enumerate()
+        .map(|(i, op)| (op.label.as_str(), i))
+        .collect();
+    let calls: HashMap<&str, usize> = trace
+        .module_calls
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.label.as_str(), i))
+        .collect();
+
+    // Layers in order of their first pass.
+    let mut layers: IndexMap<&str, Vec<usize>> = IndexMap::new();
+    for (i, op) in trace.ops.iter().enumerate().filter(|(i, _)| !hidden[*i]) {
+        layers.entry(op.layer_label.as_str()).or_default().push(i);
+    }
+    let mut node_of_op = vec![None; trace.ops.len()];
+    let mut nodes = Vec::new();
+    let mut chains: Vec<Vec<usize>> = Vec::new();
+    let mut first_call_of: HashMap<&str, usize> = HashMap::new();
+    for (i, call) in trace.module_calls.iter().enumerate() {
+        first_call_of.entry(call.address.as_str()).or_insert(i);
+    }
+    for passes in layers.values() {
+        for &op in passes {
+            node_of_op[op] = Some(nodes.len());
+        }
+        // Clusters per module address, represented by the address's first call.
+        let first = &trace.ops[passes[0]];
+        chains.push(
+            first
+                .modules
+                .iter()
+                .map(|label| {
+                    first_call_of[trace.module_calls[calls[label.as_str()]].address.as_str()]
+                })
+                .collect(),
+        );
+        nodes.push(Node {
+            kind: NodeKind::Layer(passes.clone()),
+            cluster: None,
+        });
+    }
+
+    let mut members = vec![0usize; trace.module_calls.len()];
+    for chain in &chains {
+        for &call in chain {
+            members[call] += 1;
+        }
+    }
+    let mut clusters: Vec<Cluster> = Vec::new();
+    let mut cluster_of_call: HashMap<usize, usize> = HashMap::new();
+    for (node, chain) in nodes.iter_mut().zip(&chains) {
+        let mut parent = None;
+        for &call in chain.iter().filter(|&&call| members[call] >= 2) {
+            let cluster = *cluster_of_call.entry(call).or_insert_with(|| {
+                clusters.push(Cluster { call, parent });
+                clusters.len() - 1
+            });
+            parent = Some(cluster);
+        }
+        node.cluster = parent;
+    }
+
+    let mut edges: IndexMap<(usize, usize), Vec<(usize, usize)>> = IndexMap::new();
+    for (child, op) in trace.ops.iter().enumerate() {
+        let Some(to) = node_of_op[child] else {
+            continue;
+        };
+        let mut seen = HashSet::new();
+        for parent in op.parents.iter().map(|p| index[p.as_str()]) {
+            if !seen.insert(parent) {
+                continue;
+            }
+            if let Some(from) = node_of_op[parent] {
+                edges.entry((from, to)).or_default().push((parent, child));
+            }
+        }
+    }
+    let layer_passes: Vec<u32> = nodes
+        .iter()
+        .map(|node| match &node.kind {
+            NodeKind::Layer(passes) => passes.len() as u32,
+            _ => 1,
+        })
+        .collect();
+    let mut labels = Vec::new();
+    let edges: Vec<Edge> = edges
+        .into_iter()
+        .map(|((from, to), pairs)| {
+            let pass = |i: usize| trace.ops[i].pass_index;
+            let mut out: Vec<u32> = pairs.iter().map(|&(p, _)| pass(p)).collect();
+            let mut into: Vec<u32> = pairs.iter().map(|&(_, c)| pass(c)).collect();
+            out.sort_unstable();
+            out.dedup();
+            into.sort_unstable();
+            into.dedup();
+            // A side every pass used needs no label (the guide).
+            let partial = |list: Vec<u32>, all: u32| (list.len() as u32 != all).then_some(list);
+            // Where a layer first ran (inputs and outputs have no step number).
+            let first_ran = |node: usize| match &nodes[node].kind {
+                NodeKind::Layer(passes) => passes[0],
+                _ => 0,
+            };
+            labels.push(PassLabels {
+                out: partial(out, layer_passes[from]),
+                into: partial(into, layer_passes[to]),
+                back_edge: from == to || first_ran(to) < first_ran(from),
+            });
+            Edge { from, to, pairs }
+        })
+        .collect();
+    (
+        VisibleGraph {
+            nodes,
+            edges,
+            clusters,
+            hidden,
+            node_of_op,
+        },
+        labels,
+    )
+}
+
+/// The independent call groups of a layer whose passes share exactly one module address:
+/// passes that reach one another through the dataflow (stopping at the next pass of the
+/// same layer) form one group. Returns the groups as call indices of that module, or `None`
+/// when there is a single group.
+pub fn call_groups(trace: &Trace, passes: &[usize]) -> Option<Vec<Vec<u32>>> {
+    if passes.len() < 2 {
+        return None;
+    }
+    let address_of = |label: &str| {
+        label
+            .rsplit_once(':')
+            .map_or(label.to_owned(), |(a, _)| a.to_owned())
+    };
+    let common: Vec<String> = {
+        let sets: Vec<HashSet<String>> = passes
+            .iter()
+            .map(|&p| trace.ops[p].modules.iter().map(|m| address_of(m)).collect())
+            .collect();
+        let mut common: Vec<String> = sets[0]
+            .iter()
+            .filter(|a| sets.iter().all(|s| s.contains(*a)))
+            .cloned()
+            .collect();
+        common.sort();
+        common
+    };
+    let [module] = common.as_slice() else {
+        return None;
+    };
+    let call_of = |p: usize| {
+        trace.ops[p]
+            .modules
+            .iter()
+            .find(|m| address_of(m) == *module)
+            .and_then(|m| m.rsplit_once(':'))
+            .and_then(|(_, index)| index.parse::<u32>().ok())
+    };
+    let index: HashMap<&str, usize> = trace
+        .ops
+        .iter()
+        .enumerate()
+        .map(|(i, op)| (op.label.as_str(), i))
+        .collect();
+    let layer = &trace.ops[passes[0]].layer_label;
+    // Union-find over passes: pass i reaches pass j along the forward dataflow.
+    let mut group: Vec<usize> = (0..passes.len()).collect();
+    fn root(group: &mut [usize], mut i: usize) -> usize {
+        while group[i] != i {
+            group[i] = group[group[i]];
+            i = group[i];
+        }
+        i
+    }
+    for (i, &start) in passes.iter().enumerate() {
+        let mut stack = vec![start];
+        let mut seen = HashSet::new();
+        while let Some(op) = stack.pop() {
+            for child in &trace.ops[op].children {
+                let child = index[child.as_str()];
+                if !seen.insert(child) {
+                    continue;
+                }
+                if &trace.ops[child].layer_label == layer {
+                    let j = passes
+                        .iter()
+                        .position(|&p| p == child)
+                        .expect("passes of the layer");
+                    let (a, b) = (root(&mut group, i), root(&mut group, j));
+                    group[a] = b;
+                } else {
+                    stack.push(child);
+                }
+            }
+        }
+    }
+    let mut groups: IndexMap<usize, Vec<u32>> = IndexMap::new();
+    for (i, &pass) in passes.iter().enumerate() {
+        let r = root(&mut group, i);
+        groups.entry(r).or_default().extend(call_of(pass));
+    }
+    (groups.len() > 1).then(|| groups.into_values().collect())
+}
