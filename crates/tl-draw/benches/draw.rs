@@ -1,6 +1,6 @@
 //! Drawing speed (issue budgets): DOT emission for the GPT-2 fixture under 5 ms; the whole
 //! draw of the 40-block stack to SVG under 0.3 s; GPT-2's full drawing to PDF and to PNG
-//! each under 0.5 s.
+//! each under 0.5 s; `collapse="auto"` on GPT-2 end to end under 50 ms.
 #![allow(missing_docs)] // criterion_group! generates undocumented functions
 
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -39,6 +39,24 @@ fn budgets(c: &mut Criterion) {
     });
     group.bench_function("gpt2_to_png", |b| {
         b.iter(|| bytes(&gpt2, OutputFormat::Png))
+    });
+    // collapse="auto" on GPT-2 end to end (load, plan, emit, layout, SVG): under 50 ms.
+    let text = std::fs::read_to_string(format!(
+        "{}/../../fixtures/gpt2.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let auto = DrawOptions::default().collapse(tl_draw::Collapse::Auto);
+    group.bench_function("gpt2_auto_end_to_end_svg", |b| {
+        b.iter(|| {
+            let trace = Trace::from_json(&text).unwrap();
+            draw(&trace, &auto)
+                .unwrap()
+                .render(OutputFormat::Svg)
+                .unwrap()
+                .bytes
+                .len()
+        })
     });
     group.finish();
 }
