@@ -239,6 +239,12 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
         show_pictures: options.batch_render != BatchRender::ShapeOnly,
         focus: options.module.clone(),
     };
+    if visible.nodes.len() > options.max_nodes && !options.force {
+        return Err(DrawError::TooLarge {
+            nodes: visible.nodes.len(),
+            limit: options.max_nodes,
+        });
+    }
     let mut styled = style_forward(trace, &visible, pass_labels.as_deref(), &style, &theme);
     place_pictures(&mut styled)?;
     Ok(Drawing {

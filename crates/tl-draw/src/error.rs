@@ -28,6 +28,14 @@ pub enum DrawError {
         /// What is missing.
         detail: &'static str,
     },
+    /// The drawing has more nodes than a layout can handle in reasonable time and memory.
+    #[error("this drawing has {nodes} nodes, over the {limit}-node limit for a layout (it would take minutes and gigabytes); fold it with collapse=\"auto\" (--collapse auto), depth= (--depth 2), or focus one module with module= (--module <address>); or lift the limit with --force")]
+    TooLarge {
+        /// Drawn nodes.
+        nodes: usize,
+        /// The limit in force.
+        limit: usize,
+    },
     /// The system Graphviz `dot` program was asked for but is not installed.
     #[error("the Graphviz `dot` program was not found on PATH; install Graphviz (Debian/Ubuntu: apt install graphviz; macOS: brew install graphviz) or use the embedded layout engine (--layout-engine embedded, the default)")]
     GraphvizUnavailable,
@@ -50,6 +58,7 @@ impl DrawError {
             DrawError::OptionInvalid { code, .. } => code,
             DrawError::NotYetSupported { .. } => "option_not_supported_yet",
             DrawError::GraphvizUnavailable => "graphviz_binary_unavailable",
+            DrawError::TooLarge { .. } => "layout_too_large",
             DrawError::LayoutFailed { .. } => "graphviz_render_failed",
         }
     }

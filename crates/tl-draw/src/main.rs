@@ -13,6 +13,9 @@ use tl_draw::{
     TraceError, Written,
 };
 
+/// From this many nodes on, layout takes about a second: progress goes to stderr.
+const PROGRESS_NODES: usize = 800;
+
 /// Draw TorchLens traces (exported with the tl_export Python adapter) as PDF, PNG, SVG or DOT.
 #[derive(Parser)]
 #[command(name = "tl-draw", version, about)]
@@ -126,6 +129,12 @@ struct DrawArgs {
     /// Pictures captured as the input: auto (a thumbnail) or shape_only (the plain node).
     #[arg(long, default_value = "auto")]
     batch_render: String,
+    /// Refuse drawings with more nodes than this (they take minutes to lay out).
+    #[arg(long, default_value_t = tl_draw::options::DEFAULT_MAX_NODES)]
+    max_nodes: usize,
+    /// Lay out however many nodes the drawing has.
+    #[arg(long)]
+    force: bool,
     /// Layout engine: embedded (graphviz-pure, the default) or dot (the system's Graphviz).
     #[arg(long, default_value = "embedded")]
     layout_engine: String,
@@ -150,7 +159,9 @@ impl DrawArgs {
             .show_module_paths(self.show_module_paths)
             .show_grad_values(self.show_grad_values)
             .layout_engine(LayoutEngine::parse(&self.layout_engine)?)
-            .batch_render(BatchRender::parse(&self.batch_render)?);
+            .batch_render(BatchRender::parse(&self.batch_render)?)
+            .max_nodes(self.max_nodes)
+            .force(self.force);
         if let Some(direction) = &self.direction {
             options = options.direction(parse_direction(direction)?);
         }
@@ -191,6 +202,13 @@ impl DrawArgs {
             Path::new(stem).with_extension("pdf")
         });
         let drawing = draw(&trace, &options)?;
+        // Layouts of this size take a second or more: say what is happening.
+        if drawing.styled.nodes.len() > PROGRESS_NODES {
+            eprintln!(
+                "tl-draw: laying out {} nodes...",
+                drawing.styled.nodes.len()
+            );
+        }
         drawing.write(&output, options.file_format.as_deref())
     }
 }

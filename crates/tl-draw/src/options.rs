@@ -266,7 +266,15 @@ pub struct DrawOptions {
     pub layout_engine: LayoutEngine,
     /// Pictures captured as the input: thumbnail or plain node.
     pub batch_render: BatchRender,
+    /// Refuse to lay out more drawn nodes than this (layout time and memory grow quickly
+    /// beyond a few thousand nodes); `force` lifts it.
+    pub max_nodes: usize,
+    /// Lay out however many nodes there are.
+    pub force: bool,
 }
+
+/// The default ceiling on drawn nodes before layout.
+pub const DEFAULT_MAX_NODES: usize = 3000;
 
 impl Default for DrawOptions {
     fn default() -> Self {
@@ -297,6 +305,8 @@ impl Default for DrawOptions {
             show_grad_values: false,
             layout_engine: LayoutEngine::Embedded,
             batch_render: BatchRender::Auto,
+            max_nodes: DEFAULT_MAX_NODES,
+            force: false,
         }
     }
 }
@@ -354,6 +364,10 @@ setters! {
     dpi: f64 => dpi;
     /// Sets `batch_render=`.
     batch_render: BatchRender => batch_render;
+    /// Sets the ceiling on drawn nodes.
+    max_nodes: usize => max_nodes;
+    /// Lays out whatever the size.
+    force: bool => force;
 }
 
 impl DrawOptions {

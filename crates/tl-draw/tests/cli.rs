@@ -220,3 +220,47 @@ fn help_lists_the_guide_options() {
         assert!(help.contains(flag), "--help lacks {flag}");
     }
 }
+
+#[test]
+fn huge_drawings_are_refused_with_remedies_unless_forced() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = fixture("stack40");
+    let args = [
+        "draw",
+        trace.to_str().unwrap(),
+        "-o",
+        "big.dot",
+        "--max-nodes",
+        "100",
+    ];
+    let output = tl_draw(&args, dir.path());
+    assert!(!output.status.success());
+    let message = stderr(&output);
+    assert!(
+        message.contains("error[layout_too_large]") && message.contains("204 nodes"),
+        "{message}"
+    );
+    assert!(
+        message.contains("--collapse auto")
+            && message.contains("--module")
+            && message.contains("--force")
+    );
+    assert!(!dir.path().join("big.dot").exists());
+    let mut forced = args.to_vec();
+    forced.push("--force");
+    assert!(tl_draw(&forced, dir.path()).status.success());
+    let auto = [
+        "draw",
+        trace.to_str().unwrap(),
+        "-o",
+        "auto.dot",
+        "--max-nodes",
+        "100",
+        "--collapse",
+        "auto",
+    ];
+    assert!(
+        tl_draw(&auto, dir.path()).status.success(),
+        "folding brings it under the limit"
+    );
+}
