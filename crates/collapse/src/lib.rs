@@ -48,12 +48,17 @@ pub struct Plan {
     pub segments: Vec<Vec<String>>,
     /// Runs of identical sibling modules drawn as the first one's box plus an ellipsis.
     pub folds: Vec<Vec<String>>,
+    /// Runs of consecutive operations (labels) drawn as one dashed capsule each.
+    pub op_segments: Vec<Vec<String>>,
 }
 
 impl Plan {
     /// True when the plan folds nothing.
     pub fn is_empty(&self) -> bool {
-        self.boxes.is_empty() && self.segments.is_empty() && self.folds.is_empty()
+        self.boxes.is_empty()
+            && self.segments.is_empty()
+            && self.folds.is_empty()
+            && self.op_segments.is_empty()
     }
 }
 
@@ -138,6 +143,8 @@ pub enum NodeKind {
     FoldEllipsis(FoldEllipsis),
     /// An outside op next to a focused module (index into `trace.ops`).
     Stub(usize, StubSide),
+    /// A dashed capsule over a run of consecutive operations (indices into `trace.ops`).
+    OpSegment(Vec<usize>),
     /// A rolled layer: the indices of its passes, in order.
     Layer(Vec<usize>),
 }
@@ -150,7 +157,7 @@ impl NodeKind {
             NodeKind::ModuleBox(module_box) => module_box.ops.clone(),
             NodeKind::Segment(segment) => segment.ops.clone(),
             NodeKind::FoldEllipsis(ellipsis) => ellipsis.ops.clone(),
-            NodeKind::Layer(passes) => passes.clone(),
+            NodeKind::Layer(passes) | NodeKind::OpSegment(passes) => passes.clone(),
         }
     }
 }
@@ -294,6 +301,8 @@ enum Group {
     FoldRepresentative(usize),
     /// A fold's ellipsis, by fold index.
     FoldEllipsis(usize),
+    /// A capsule over operations, by index into the plan's op segments.
+    OpSegment(usize),
 }
 
 /// Decides, per op, the group that holds it (if any).
@@ -303,6 +312,8 @@ struct Grouping<'t> {
     calls: HashMap<&'t str, usize>,
     /// The plan by address: what each planned module belongs to.
     planned: HashMap<&'t str, Planned>,
+    /// The plan's op capsules by op label.
+    op_segment_of: HashMap<&'t str, usize>,
 }
 
 /// What a plan does with one module address.
@@ -358,6 +369,9 @@ impl<'t> Grouping<'t> {
     }
 
     fn plan_group(&self, op: &OpRecord) -> Option<Group> {
+        if let Some(&index) = self.op_segment_of.get(op.label.as_str()) {
+            return Some(Group::OpSegment(index));
+        }
         let path = self.tree.path_of(op);
         // Capsules and folds take their members whole, own ops included.
         for address in &path {
@@ -399,6 +413,12 @@ pub fn visible_graph(
         tree: ModuleTree::new(trace),
         calls,
         planned: index_plan(options.plan.as_ref()),
+        op_segment_of: options
+            .plan
+            .iter()
+            .flat_map(|plan| plan.op_segments.iter().enumerate())
+            .flat_map(|(index, labels)| labels.iter().map(move |label| (label.as_str(), index)))
+            .collect(),
     };
     let inside = match &options.focus {
         Some(address) => Some(focus_members(trace, &grouping.tree, address)?),
@@ -460,6 +480,7 @@ pub fn visible_graph(
                 NodeKind::ModuleBox(b) => b.ops.push(i),
                 NodeKind::Segment(s) => s.ops.push(i),
                 NodeKind::FoldEllipsis(f) => f.ops.push(i),
+                NodeKind::OpSegment(ops) => ops.push(i),
                 NodeKind::Op(_) | NodeKind::Stub(..) | NodeKind::Layer(_) => {}
             }
             continue;
@@ -621,6 +642,22 @@ fn group_node(trace: &Trace, plan: Option<&Plan>, group: &Group) -> (NodeKind, S
                 }),
                 fold[0].clone(),
             )
+        }
+        // Anchored at the first op's own module: the capsule stays in the clusters its
+        // operations share (the planner only joins ops of one cluster).
+        Group::OpSegment(index) => {
+            let first = &plan.expect("op segments come from a plan").op_segments[*index][0];
+            let op = trace
+                .ops
+                .iter()
+                .find(|op| &op.label == first)
+                .expect("planned ops exist");
+            let anchor = op
+                .modules
+                .last()
+                .and_then(|call| call.rsplit_once(':'))
+                .map_or_else(String::new, |(address, _)| format!("{address}."));
+            (NodeKind::OpSegment(Vec::new()), anchor)
         }
         Group::FoldEllipsis(index) => {
             let fold = &plan.expect("folds come from a plan").folds[*index];

@@ -380,6 +380,63 @@ impl<'t> Facts<'t> {
         segments
     }
 
+    /// Capsules over chains of at least [`MIN_SEGMENT`] operations drawn one after the other
+    /// in one cluster (each the only reader of the previous, the only input of the next),
+    /// hiding at most `limit` of the operations.
+    fn op_runs(&self, plan: &Plan, limit: f64) -> Vec<Vec<String>> {
+        let options = VisibilityOptions {
+            buffers: self.buffers,
+            plan: Some(plan.clone()),
+            ..VisibilityOptions::default()
+        };
+        let graph = visible_graph(self.trace, &options).expect("plans without focus always draw");
+        let n = graph.nodes.len();
+        let (mut outs, mut ins) = (vec![Vec::new(); n], vec![Vec::new(); n]);
+        for edge in &graph.edges {
+            outs[edge.from].push(edge.to);
+            ins[edge.to].push(edge.from);
+        }
+        let plain_op = |node: usize| match graph.nodes[node].kind {
+            crate::NodeKind::Op(op) => {
+                let record = &self.trace.ops[op];
+                (record.kind == OpKind::Op && record.condition.is_none()).then_some(op)
+            }
+            _ => None,
+        };
+        let joined = |a: usize, b: usize| {
+            plain_op(a).is_some()
+                && plain_op(b).is_some()
+                && outs[a] == [b]
+                && ins[b] == [a]
+                && graph.nodes[a].cluster == graph.nodes[b].cluster
+        };
+        let mut runs = Vec::new();
+        for (start, incoming) in ins.iter().enumerate() {
+            let starts_run =
+                plain_op(start).is_some() && !(incoming.len() == 1 && joined(incoming[0], start));
+            if !starts_run {
+                continue;
+            }
+            let mut run = vec![start];
+            while let [next] = outs[*run.last().expect("runs are not empty")][..] {
+                if !joined(*run.last().expect("runs are not empty"), next) {
+                    break;
+                }
+                run.push(next);
+            }
+            let fits = run.len() as f64 / self.total_ops as f64 <= limit;
+            if run.len() >= MIN_SEGMENT && fits {
+                runs.push(
+                    run.iter()
+                        .filter_map(|&node| plain_op(node))
+                        .map(|op| self.trace.ops[op].label.clone())
+                        .collect(),
+                );
+            }
+        }
+        runs
+    }
+
     /// Nodes drawn for a plan: exact, through the visible graph.
     pub(crate) fn count(&self, plan: &Plan) -> usize {
         let options = VisibilityOptions {
@@ -429,14 +486,15 @@ fn max_plan(facts: &Facts<'_>) -> (Plan, usize) {
     for (limit, ceiling) in LEVELS {
         let frontier = facts.frontier(limit);
         let segments = facts.segments(&frontier, limit);
-        let plan = Plan {
+        let mut plan = Plan {
             boxes: frontier
                 .into_iter()
                 .filter(|b| !segments.iter().any(|s| s.contains(b)))
                 .collect(),
             segments,
-            folds: Vec::new(),
+            ..Plan::default()
         };
+        plan.op_segments = facts.op_runs(&plan, limit);
         let count = facts.count(&plan);
         let legal = (MIN_NODES..=ceiling).contains(&count);
         if legal && best.as_ref().is_none_or(|(_, c)| count < *c) {
@@ -519,6 +577,11 @@ impl Schedule {
             max.segments
                 .iter()
                 .map(|s| format!("segment {}", s.join(", "))),
+        );
+        pending.extend(
+            max.op_segments
+                .iter()
+                .map(|s| format!("op segment {} ... {}", s[0], s[s.len() - 1])),
         );
         steps.push(Step {
             t: 1.0,

@@ -18,6 +18,7 @@ fn drawn_names(trace: &Trace, graph: &VisibleGraph) -> Vec<String> {
             NodeKind::Segment(segment) => format!("<{}>", segment.members.join(",")),
             NodeKind::FoldEllipsis(ellipsis) => format!("... +{}", ellipsis.members.len()),
             NodeKind::Stub(op, _) => format!("stub {}", trace.ops[*op].layer_label),
+            NodeKind::OpSegment(ops) => format!("<{} ops>", ops.len()),
             NodeKind::Layer(passes) => {
                 format!("{} x{}", trace.ops[passes[0]].layer_label, passes.len())
             }

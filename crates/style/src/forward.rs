@@ -184,6 +184,7 @@ pub fn style_forward(
             NodeKind::Layer(passes) => {
                 layer_node(&index, visible, passes, options, theme, &mut used)
             }
+            NodeKind::OpSegment(ops) => op_segment_node(&index, ops, theme, &mut used),
         })
         .collect();
     for (styled, node) in nodes.iter_mut().zip(&visible.nodes) {
@@ -199,7 +200,6 @@ pub fn style_forward(
                 visible,
                 edge,
                 pass_labels.map(|labels| &labels[position]),
-                &nodes,
             )
         })
         .collect();
@@ -950,6 +950,58 @@ fn segment_node(
     }
 }
 
+/// `conv2d_1_1 ... maxpool2d_1_4 -- 4 ops -- spans @conv1, @bn1, @relu, +1 more`.
+fn op_segment_node(index: &Index<'_>, ops: &[usize], theme: &Theme, used: &mut Used) -> StyledNode {
+    let trace = index.trace;
+    let (first, last) = (&trace.ops[ops[0]], &trace.ops[ops[ops.len() - 1]]);
+    let mut modules: Vec<String> = Vec::new();
+    for &op in ops {
+        if let Some(call) = trace.ops[op].modules.last() {
+            let address = format!(
+                "@{}",
+                trace.module_calls[index.calls[call.as_str()]].address
+            );
+            if !modules.contains(&address) {
+                modules.push(address);
+            }
+        }
+    }
+    let mut text = format!(
+        "{} ... {} -- {} ops",
+        display_name(first),
+        display_name(last),
+        ops.len()
+    );
+    if !modules.is_empty() {
+        let shown: Vec<&str> = modules.iter().take(3).map(String::as_str).collect();
+        text.push_str(&format!(" -- spans {}", shown.join(", ")));
+        if modules.len() > 3 {
+            text.push_str(&format!(", +{} more", modules.len() - 3));
+        }
+    }
+    used.segments = true;
+    StyledNode {
+        id: format!("opsegment:{}", first.label),
+        rows: vec![Row::bold(text)],
+        shape: Shape::Box,
+        fill: Fill::Solid(theme.segment_fill.clone()),
+        border: theme.segment_border.clone(),
+        font_color: theme.segment_font.clone(),
+        dashed: true,
+        rounded: true,
+        picture: None,
+        peripheries: None,
+        penwidth: None,
+        tooltip: Some(
+            ops.iter()
+                .map(|&op| display_name(&trace.ops[op]))
+                .collect::<Vec<_>>()
+                .join(", "),
+        ),
+        cluster: None,
+    }
+}
+
 fn ellipsis_node(index: &Index<'_>, ellipsis: &FoldEllipsis, theme: &Theme) -> StyledNode {
     let trace = index.trace;
     let class = &trace.modules[index.modules[ellipsis.members[0].as_str()]].class_name;
@@ -1174,7 +1226,6 @@ fn styled_edge(
     visible: &VisibleGraph,
     edge: &tl_collapse::Edge,
     passes: Option<&PassLabels>,
-    nodes: &[StyledNode],
 ) -> StyledEdge {
     let trace = index.trace;
     let mut head_label = Vec::new();
@@ -1251,7 +1302,11 @@ fn styled_edge(
     StyledEdge {
         from: edge.from,
         to: edge.to,
-        dashed: nodes[edge.from].dashed,
+        // Dashed when nothing it carries was computed from a model input.
+        dashed: edge
+            .pairs
+            .iter()
+            .all(|&(parent, _)| !trace.ops[parent].has_input_ancestor),
         head_label,
         tail_label,
         label,
