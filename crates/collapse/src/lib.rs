@@ -270,7 +270,8 @@ pub fn hidden_ops(trace: &Trace, buffers: BufferVisibility) -> Vec<bool> {
     hidden
 }
 
-fn label_index(trace: &Trace) -> HashMap<&str, usize> {
+/// Op label to index in `trace.ops`.
+pub(crate) fn label_index(trace: &Trace) -> HashMap<&str, usize> {
     trace
         .ops
         .iter()
@@ -543,17 +544,35 @@ pub fn visible_graph(
         );
     }
 
-    // 4. Clusters: open calls holding at least two drawn nodes (a single-op module is
-    //    drawn as its rectangle, not as a cluster around it).
-    let mut members = vec![0usize; trace.module_calls.len()];
-    for chain in &chains {
+    let clusters = assign_clusters(&mut nodes, &chains, trace.module_calls.len());
+    let edges = merge_edges(trace, &ops_by_label, &node_of_op, false);
+
+    Ok(VisibleGraph {
+        nodes,
+        edges,
+        clusters,
+        hidden,
+        node_of_op,
+    })
+}
+
+/// Clusters: the open calls (each node's `chain`, outermost first) holding at least two
+/// drawn nodes; a single-op module is drawn as its rectangle, not as a cluster around it.
+/// Sets each node's innermost cluster.
+pub(crate) fn assign_clusters(
+    nodes: &mut [Node],
+    chains: &[Vec<usize>],
+    calls: usize,
+) -> Vec<Cluster> {
+    let mut members = vec![0usize; calls];
+    for chain in chains {
         for &call in chain {
             members[call] += 1;
         }
     }
     let mut clusters: Vec<Cluster> = Vec::new();
     let mut cluster_of_call: HashMap<usize, usize> = HashMap::new();
-    for (node, chain) in nodes.iter_mut().zip(&chains) {
+    for (node, chain) in nodes.iter_mut().zip(chains) {
         let mut parent = None;
         for &call in chain.iter().filter(|&&call| members[call] >= 2) {
             let cluster = *cluster_of_call.entry(call).or_insert_with(|| {
@@ -564,8 +583,18 @@ pub fn visible_graph(
         }
         node.cluster = parent;
     }
+    clusters
+}
 
-    // 5. Edges between distinct drawn nodes, merging pairs that land on the same two nodes.
+/// Edges between drawn nodes, merging the dataflow pairs that land on the same two nodes,
+/// in execution order. Pairs inside one node are dropped unless `self_loops` (a rolled layer
+/// feeding its own next pass).
+pub(crate) fn merge_edges(
+    trace: &Trace,
+    ops_by_label: &HashMap<&str, usize>,
+    node_of_op: &[Option<usize>],
+    self_loops: bool,
+) -> Vec<Edge> {
     let mut edges: IndexMap<(usize, usize), Vec<(usize, usize)>> = IndexMap::new();
     for (child, op) in trace.ops.iter().enumerate() {
         let Some(to) = node_of_op[child] else {
@@ -578,26 +607,15 @@ pub fn visible_graph(
                 continue;
             }
             seen.push(parent);
-            let Some(from) = node_of_op[parent] else {
-                continue;
-            };
-            if from != to {
+            if let Some(from) = node_of_op[parent].filter(|&from| self_loops || from != to) {
                 edges.entry((from, to)).or_default().push((parent, child));
             }
         }
     }
-    let edges = edges
+    edges
         .into_iter()
         .map(|((from, to), pairs)| Edge { from, to, pairs })
-        .collect();
-
-    Ok(VisibleGraph {
-        nodes,
-        edges,
-        clusters,
-        hidden,
-        node_of_op,
-    })
+        .collect()
 }
 
 /// The node of a group and the address whose enclosing calls stay open around it.

@@ -7,7 +7,10 @@ use std::collections::{HashMap, HashSet};
 use indexmap::IndexMap;
 use tl_trace_model::Trace;
 
-use crate::{hidden_ops, BufferVisibility, Cluster, Edge, Node, NodeKind, VisibleGraph};
+use crate::{
+    assign_clusters, hidden_ops, label_index, merge_edges, BufferVisibility, Edge, Node, NodeKind,
+    VisibleGraph,
+};
 
 /// Pass facts of a rolled arrow between two layers.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,12 +27,7 @@ pub struct PassLabels {
 /// address (represented by its first call), and per edge its pass labels.
 pub fn rolled_graph(trace: &Trace, buffers: BufferVisibility) -> (VisibleGraph, Vec<PassLabels>) {
     let hidden = hidden_ops(trace, buffers);
-    let index: HashMap<&str, usize> = trace
-        .ops
-        .iter()
-        .enumerate()
-        .map(|(i, op)| (op.label.as_str(), i))
-        .collect();
+    let index = label_index(trace);
     let calls: HashMap<&str, usize> = trace
         .module_calls
         .iter()
@@ -70,41 +68,9 @@ pub fn rolled_graph(trace: &Trace, buffers: BufferVisibility) -> (VisibleGraph, 
         });
     }
 
-    let mut members = vec![0usize; trace.module_calls.len()];
-    for chain in &chains {
-        for &call in chain {
-            members[call] += 1;
-        }
-    }
-    let mut clusters: Vec<Cluster> = Vec::new();
-    let mut cluster_of_call: HashMap<usize, usize> = HashMap::new();
-    for (node, chain) in nodes.iter_mut().zip(&chains) {
-        let mut parent = None;
-        for &call in chain.iter().filter(|&&call| members[call] >= 2) {
-            let cluster = *cluster_of_call.entry(call).or_insert_with(|| {
-                clusters.push(Cluster { call, parent });
-                clusters.len() - 1
-            });
-            parent = Some(cluster);
-        }
-        node.cluster = parent;
-    }
-
-    let mut edges: IndexMap<(usize, usize), Vec<(usize, usize)>> = IndexMap::new();
-    for (child, op) in trace.ops.iter().enumerate() {
-        let Some(to) = node_of_op[child] else {
-            continue;
-        };
-        let mut seen = HashSet::new();
-        for parent in op.parents.iter().map(|p| index[p.as_str()]) {
-            if !seen.insert(parent) {
-                continue;
-            }
-            if let Some(from) = node_of_op[parent] {
-                edges.entry((from, to)).or_default().push((parent, child));
-            }
-        }
-    }
+    let clusters = assign_clusters(&mut nodes, &chains, trace.module_calls.len());
+    // Every dataflow pair between two layers, so the pass labels can be read off them.
+    let edges = merge_edges(trace, &index, &node_of_op, true);
     let layer_passes: Vec<u32> = nodes
         .iter()
         .map(|node| match &node.kind {
@@ -115,7 +81,7 @@ pub fn rolled_graph(trace: &Trace, buffers: BufferVisibility) -> (VisibleGraph, 
     let mut labels = Vec::new();
     let edges: Vec<Edge> = edges
         .into_iter()
-        .map(|((from, to), pairs)| {
+        .map(|Edge { from, to, pairs }| {
             let pass = |i: usize| trace.ops[i].pass_index;
             let mut out: Vec<u32> = pairs.iter().map(|&(p, _)| pass(p)).collect();
             let mut into: Vec<u32> = pairs.iter().map(|&(_, c)| pass(c)).collect();
@@ -187,12 +153,7 @@ pub fn call_groups(trace: &Trace, passes: &[usize]) -> Option<Vec<Vec<u32>>> {
             .and_then(|m| m.rsplit_once(':'))
             .and_then(|(_, index)| index.parse::<u32>().ok())
     };
-    let index: HashMap<&str, usize> = trace
-        .ops
-        .iter()
-        .enumerate()
-        .map(|(i, op)| (op.label.as_str(), i))
-        .collect();
+    let index = label_index(trace);
     let layer = &trace.ops[passes[0]].layer_label;
     // Union-find over passes: pass i reaches pass j along the forward dataflow.
     let mut group: Vec<usize> = (0..passes.len()).collect();

@@ -106,12 +106,7 @@ impl<'t> Facts<'t> {
         let tree = ModuleTree::new(trace);
         let hidden = hidden_ops(trace, buffers);
         let paths: Vec<Vec<String>> = trace.ops.iter().map(|op| tree.path_of(op)).collect();
-        let index: HashMap<&str, usize> = trace
-            .ops
-            .iter()
-            .enumerate()
-            .map(|(i, op)| (op.label.as_str(), i))
-            .collect();
+        let index = crate::label_index(trace);
         let mut first_op = HashMap::new();
         let mut ops_in: HashMap<String, Vec<usize>> = HashMap::new();
         let mut held: HashMap<String, usize> = HashMap::new();

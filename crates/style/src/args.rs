@@ -132,14 +132,8 @@ pub fn value_text(value: &ArgValue) -> String {
 
 /// Python's `repr(float)`: shortest round-trip digits, scientific below 1e-4 and from 1e16.
 pub fn python_float(value: f64) -> String {
-    if !value.is_finite() {
-        return if value.is_nan() {
-            "nan".to_owned()
-        } else if value > 0.0 {
-            "inf".to_owned()
-        } else {
-            "-inf".to_owned()
-        };
+    if let Some(text) = crate::format::non_finite(value) {
+        return text.to_owned();
     }
     let scientific = format!("{value:e}");
     let (mantissa, exponent) = scientific

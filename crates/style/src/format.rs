@@ -131,19 +131,24 @@ pub fn compact_ranges(values: &[u32]) -> String {
     runs.join(",")
 }
 
+/// `nan`, `inf` or `-inf` as Python prints them; `None` for finite values.
+pub fn non_finite(value: f64) -> Option<&'static str> {
+    if value.is_nan() {
+        Some("nan")
+    } else if value.is_infinite() {
+        Some(if value > 0.0 { "inf" } else { "-inf" })
+    } else {
+        None
+    }
+}
+
 /// A scalar value as `-0.492`, `1e+03`, `True`: three significant digits, general notation.
 pub fn scalar(value: f64) -> String {
     if value == 0.0 {
         return "0".to_owned();
     }
-    if !value.is_finite() {
-        return if value.is_nan() {
-            "nan".to_owned()
-        } else if value > 0.0 {
-            "inf".to_owned()
-        } else {
-            "-inf".to_owned()
-        };
+    if let Some(text) = non_finite(value) {
+        return text.to_owned();
     }
     let exponent = value.abs().log10().floor() as i32;
     if !(-4..3).contains(&exponent) {

@@ -932,22 +932,13 @@ fn segment_node(
         text.push_str(&format!(", {contents}"));
     }
     text.push_str(&format!(", {} params", format::compact_count(params)));
-    used.segments = true;
-    StyledNode {
-        id: format!("segment:{}", segment.members.join(",")),
-        rows: vec![Row::bold(text)],
-        shape: Shape::Box,
-        fill: Fill::Solid(theme.segment_fill.clone()),
-        border: theme.segment_border.clone(),
-        font_color: theme.segment_font.clone(),
-        dashed: true,
-        rounded: true,
-        picture: None,
-        peripheries: None,
-        penwidth: None,
-        tooltip: Some(segment.members.join(", ")),
-        cluster: None,
-    }
+    capsule(
+        format!("segment:{}", segment.members.join(",")),
+        text,
+        segment.members.join(", "),
+        theme,
+        used,
+    )
 }
 
 /// `conv2d_1_1 ... maxpool2d_1_4 -- 4 ops -- spans @conv1, @bn1, @relu, +1 more`.
@@ -979,9 +970,31 @@ fn op_segment_node(index: &Index<'_>, ops: &[usize], theme: &Theme, used: &mut U
             text.push_str(&format!(", +{} more", modules.len() - 3));
         }
     }
+    let members = ops
+        .iter()
+        .map(|&op| display_name(&trace.ops[op]))
+        .collect::<Vec<_>>()
+        .join(", ");
+    capsule(
+        format!("opsegment:{}", first.label),
+        text,
+        members,
+        theme,
+        used,
+    )
+}
+
+/// The dashed rounded capsule over a run of blocks or operations.
+fn capsule(
+    id: String,
+    text: String,
+    tooltip: String,
+    theme: &Theme,
+    used: &mut Used,
+) -> StyledNode {
     used.segments = true;
     StyledNode {
-        id: format!("opsegment:{}", first.label),
+        id,
         rows: vec![Row::bold(text)],
         shape: Shape::Box,
         fill: Fill::Solid(theme.segment_fill.clone()),
@@ -992,12 +1005,7 @@ fn op_segment_node(index: &Index<'_>, ops: &[usize], theme: &Theme, used: &mut U
         picture: None,
         peripheries: None,
         penwidth: None,
-        tooltip: Some(
-            ops.iter()
-                .map(|&op| display_name(&trace.ops[op]))
-                .collect::<Vec<_>>()
-                .join(", "),
-        ),
+        tooltip: Some(tooltip),
         cluster: None,
     }
 }
