@@ -55,23 +55,23 @@ impl Builder {
         let count = self.counts.entry(layer_type.to_owned()).or_insert(0);
         *count += 1;
         let type_index = *count;
-        let layer_label = if kind == OpKind::Op {
+        let step_index = if kind == OpKind::Op {
             self.step += 1;
-            format!("{layer_type}_{type_index}_{}", self.step)
+            self.step
         } else {
-            format!("{layer_type}_{type_index}")
+            0
         };
-        let label = format!("{layer_label}:1");
-        for parent in parents {
-            let record = self
+        let mut record =
+            OpRecord::new(kind, layer_type, type_index, step_index).with_parents(parents);
+        let label = record.label.clone();
+        for parent in &record.parents {
+            let parent = self
                 .trace
                 .ops
                 .iter_mut()
                 .find(|op| &op.label == parent)
                 .unwrap();
-            if !record.children.contains(&label) {
-                record.children.push(label.clone());
-            }
+            parent.children.push(label.clone());
         }
         for call in stack {
             let record = self
@@ -82,64 +82,10 @@ impl Builder {
                 .unwrap();
             record.ops.push(label.clone());
         }
-        let mut unique_parents: Vec<String> = Vec::new();
-        for parent in parents {
-            if !unique_parents.contains(parent) {
-                unique_parents.push(parent.clone());
-            }
-        }
-        self.trace.ops.push(OpRecord {
-            label: label.clone(),
-            layer_label,
-            kind,
-            layer_type: layer_type.to_owned(),
-            func_name: layer_type.to_owned(),
-            type_index,
-            step_index: if kind == OpKind::Op { self.step } else { 0 },
-            pass_index: 1,
-            num_passes: 1,
-            shape: Some(vec![2, 4]),
-            dtype: Some("float32".to_owned()),
-            bytes: Some(32),
-            value: None,
-            modules: stack.to_vec(),
-            is_atomic_module: false,
-            output_of_calls: Vec::new(),
-            params: Vec::new(),
-            args: IndexMap::new(),
-            parents: unique_parents.clone(),
-            arg_slots: unique_parents
-                .iter()
-                .enumerate()
-                .map(|(i, p)| ArgSlot {
-                    parent: p.clone(),
-                    arg: Some(vec![i as u32]),
-                    kwarg: None,
-                })
-                .collect(),
-            children: Vec::new(),
-            has_input_ancestor: true,
-            io_role: match kind {
-                OpKind::Input => Some("input.x".to_owned()),
-                OpKind::Output => Some("output".to_owned()),
-                _ => None,
-            },
-            buffer: None,
-            condition: None,
-            arm_entries: Vec::new(),
-            duration_s: None,
-            flops: None,
-            call_sites: Vec::new(),
-            saved_for_backward: None,
-            magnitude: None,
-            finiteness: None,
-            grad: None,
-            annotations: IndexMap::new(),
-            picture: None,
-            decoded_labels: Vec::new(),
-            edits: Vec::new(),
-            clean_max_abs_change: None,
-        });
+        record.shape = Some(vec![2, 4]);
+        record.bytes = Some(32);
+        record.modules = stack.to_vec();
+        self.trace.ops.push(record);
         label
     }
 

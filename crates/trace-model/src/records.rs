@@ -509,6 +509,85 @@ pub struct OpRecord {
     pub clean_max_abs_change: Option<f64>,
 }
 
+impl OpRecord {
+    /// A first-pass record of a single-pass layer, every optional fact absent: the base
+    /// that generators of synthetic traces fill in.
+    pub fn new(kind: OpKind, layer_type: &str, type_index: u32, step_index: u32) -> OpRecord {
+        let layer_label = match kind {
+            OpKind::Op => format!("{layer_type}_{type_index}_{step_index}"),
+            _ => format!("{layer_type}_{type_index}"),
+        };
+        OpRecord {
+            label: format!("{layer_label}:1"),
+            layer_label,
+            kind,
+            layer_type: layer_type.to_owned(),
+            func_name: if kind == OpKind::Op {
+                layer_type.to_owned()
+            } else {
+                "none".to_owned()
+            },
+            type_index,
+            step_index,
+            pass_index: 1,
+            num_passes: 1,
+            shape: None,
+            dtype: None,
+            bytes: None,
+            value: None,
+            modules: Vec::new(),
+            is_atomic_module: false,
+            output_of_calls: Vec::new(),
+            params: Vec::new(),
+            args: IndexMap::new(),
+            parents: Vec::new(),
+            arg_slots: Vec::new(),
+            children: Vec::new(),
+            has_input_ancestor: true,
+            io_role: match kind {
+                OpKind::Input => Some("input.x".to_owned()),
+                OpKind::Output => Some("output".to_owned()),
+                _ => None,
+            },
+            buffer: None,
+            condition: None,
+            arm_entries: Vec::new(),
+            duration_s: None,
+            flops: None,
+            call_sites: Vec::new(),
+            saved_for_backward: None,
+            magnitude: None,
+            finiteness: None,
+            grad: None,
+            annotations: IndexMap::new(),
+            picture: None,
+            decoded_labels: Vec::new(),
+            edits: Vec::new(),
+            clean_max_abs_change: None,
+        }
+    }
+
+    /// Sets the parents (deduplicated, in order) and one positional argument slot each.
+    pub fn with_parents(mut self, parents: &[String]) -> OpRecord {
+        for parent in parents {
+            if !self.parents.contains(parent) {
+                self.parents.push(parent.clone());
+            }
+        }
+        self.arg_slots = self
+            .parents
+            .iter()
+            .enumerate()
+            .map(|(position, parent)| ArgSlot {
+                parent: parent.clone(),
+                arg: Some(vec![position as u32]),
+                kwarg: None,
+            })
+            .collect();
+        self
+    }
+}
+
 /// The backward graph(s) of a trace.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

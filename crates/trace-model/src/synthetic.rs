@@ -104,17 +104,15 @@ impl Builder {
             *count += 1;
             *count
         };
-        let (layer_label, step_index) = match kind {
-            OpKind::Op => {
-                self.step += 1;
-                (
-                    format!("{layer_type}_{type_index}_{}", self.step),
-                    self.step,
-                )
-            }
-            _ => (format!("{layer_type}_{type_index}"), 0),
+        let step_index = if kind == OpKind::Op {
+            self.step += 1;
+            self.step
+        } else {
+            0
         };
-        let label = format!("{layer_label}:1");
+        let mut record =
+            OpRecord::new(kind, layer_type, type_index, step_index).with_parents(parents);
+        let label = record.label.clone();
         for parent in parents {
             let parent_op = self
                 .trace
@@ -134,65 +132,18 @@ impl Builder {
                 .expect("calls are opened first");
             record.ops.push(label.clone());
         }
-        let shape = vec![BATCH, WIDTH];
-        let bytes = BATCH * WIDTH * FLOAT_BYTES;
-        self.trace.ops.push(OpRecord {
-            label: label.clone(),
-            layer_label,
-            kind,
-            layer_type: layer_type.to_owned(),
-            func_name: if matches!(kind, OpKind::Op) {
-                layer_type.to_owned()
-            } else {
-                "none".to_owned()
-            },
-            type_index,
-            step_index,
-            pass_index: 1,
-            num_passes: 1,
-            shape: Some(shape),
-            dtype: Some("float32".to_owned()),
-            bytes: Some(bytes),
-            value: None,
-            modules: calls.to_vec(),
-            is_atomic_module: false,
-            output_of_calls: Vec::new(),
-            params,
-            args: IndexMap::new(),
-            parents: parents.to_vec(),
-            arg_slots: parents
-                .iter()
-                .enumerate()
-                .map(|(position, parent)| ArgSlot {
-                    parent: parent.clone(),
-                    arg: Some(vec![position as u32]),
-                    kwarg: None,
-                })
-                .collect(),
-            children: Vec::new(),
-            has_input_ancestor: true,
-            io_role: match kind {
-                OpKind::Input => Some("input.x".to_owned()),
-                OpKind::Output => Some("output".to_owned()),
-                _ => None,
-            },
-            buffer: None,
-            condition: None,
-            arm_entries: Vec::new(),
-            duration_s: matches!(kind, OpKind::Op)
-                .then_some(1.0e-5 * f64::from(step_index % 7 + 1)),
-            flops: matches!(kind, OpKind::Op).then_some(2 * BATCH * WIDTH * WIDTH),
-            call_sites: Vec::new(),
-            saved_for_backward: None,
-            magnitude: Some(0.5),
-            finiteness: Some(Finiteness::Finite),
-            grad: None,
-            annotations: IndexMap::new(),
-            picture: None,
-            decoded_labels: Vec::new(),
-            edits: Vec::new(),
-            clean_max_abs_change: None,
-        });
+        record.shape = Some(vec![BATCH, WIDTH]);
+        record.dtype = Some("float32".to_owned());
+        record.bytes = Some(BATCH * WIDTH * FLOAT_BYTES);
+        record.modules = calls.to_vec();
+        record.params = params;
+        if kind == OpKind::Op {
+            record.duration_s = Some(1.0e-5 * f64::from(step_index % 7 + 1));
+            record.flops = Some(2 * BATCH * WIDTH * WIDTH);
+        }
+        record.magnitude = Some(0.5);
+        record.finiteness = Some(Finiteness::Finite);
+        self.trace.ops.push(record);
         label
     }
 
