@@ -201,42 +201,7 @@ impl Builder {
 
 fn build(children: &[Spec]) -> Trace {
     let mut builder = Builder {
-        trace: Trace {
-            format: TRACE_FORMAT.to_owned(),
-            version: FORMAT_VERSION,
-            model: ModelInfo {
-                class_name: "Generated".to_owned(),
-                trace_name: None,
-            },
-            summary: TraceSummary {
-                num_ops: 0,
-                num_tensors: 0,
-                total_output_bytes: 0,
-                num_params: 0,
-                num_params_trainable: 0,
-                num_params_frozen: 0,
-                total_param_bytes: 0,
-            },
-            params: Vec::new(),
-            modules: vec![ModuleRecord {
-                address: "self".to_owned(),
-                class_name: "Generated".to_owned(),
-                parent: None,
-                depth: 0,
-                children: Vec::new(),
-                num_calls: 1,
-                num_params: 0,
-                num_params_trainable: 0,
-                num_params_frozen: 0,
-                buffers: Vec::new(),
-            }],
-            module_calls: Vec::new(),
-            ops: Vec::new(),
-            conditionals: Vec::new(),
-            conditional_branch_edges: Vec::new(),
-            backward: None,
-            edits: None,
-        },
+        trace: Trace::empty("Generated"),
         counts: IndexMap::new(),
         step: 0,
     };
@@ -246,14 +211,7 @@ fn build(children: &[Spec]) -> Trace {
     }
     builder.op(OpKind::Output, "output", &[x], &[]);
     let mut trace = builder.trace;
-    trace.summary.num_ops = trace.ops.iter().filter(|op| op.kind == OpKind::Op).count() as u64;
-    trace.summary.num_tensors = trace.ops.len() as u64;
-    trace.summary.total_output_bytes = trace
-        .ops
-        .iter()
-        .filter(|op| op.kind != OpKind::Output)
-        .filter_map(|op| op.bytes)
-        .sum();
+    trace.summary = trace.computed_summary();
     trace.validate().expect("generated traces are valid");
     trace
 }

@@ -195,6 +195,71 @@ impl Trace {
         write_atomically(path.as_ref(), self.to_json().as_bytes())
     }
 
+    /// An empty trace of a model: only the root module, counts zero.
+    pub fn empty(class_name: &str) -> Trace {
+        Trace {
+            format: TRACE_FORMAT.to_owned(),
+            version: FORMAT_VERSION,
+            model: ModelInfo {
+                class_name: class_name.to_owned(),
+                trace_name: None,
+            },
+            summary: TraceSummary {
+                num_ops: 0,
+                num_tensors: 0,
+                total_output_bytes: 0,
+                num_params: 0,
+                num_params_trainable: 0,
+                num_params_frozen: 0,
+                total_param_bytes: 0,
+            },
+            params: Vec::new(),
+            modules: vec![ModuleRecord {
+                address: "self".to_owned(),
+                class_name: class_name.to_owned(),
+                parent: None,
+                depth: 0,
+                children: Vec::new(),
+                num_calls: 1,
+                num_params: 0,
+                num_params_trainable: 0,
+                num_params_frozen: 0,
+                buffers: Vec::new(),
+            }],
+            module_calls: Vec::new(),
+            ops: Vec::new(),
+            conditionals: Vec::new(),
+            conditional_branch_edges: Vec::new(),
+            backward: None,
+            edits: None,
+        }
+    }
+
+    /// The summary counts the records add up to (what validation checks `summary` against).
+    pub fn computed_summary(&self) -> TraceSummary {
+        let params = |keep: fn(&ParamRecord) -> bool| {
+            self.params
+                .iter()
+                .filter(|p| keep(p))
+                .map(|p| p.numel)
+                .sum()
+        };
+        TraceSummary {
+            num_ops: self.ops.iter().filter(|op| op.kind == OpKind::Op).count() as u64,
+            num_tensors: self.ops.len() as u64,
+            total_output_bytes: self
+                .ops
+                .iter()
+                .filter(|op| op.kind != OpKind::Output)
+                .filter_map(|op| op.bytes)
+                .sum(),
+            num_params: params(|_| true),
+            num_params_trainable: params(|p| p.trainable),
+            num_params_frozen: params(|p| !p.trainable),
+            total_param_bytes: self.params.iter().map(|p| p.bytes).sum(),
+        }
+    }
+
     /// The op with this pass-qualified label.
     pub fn op(&self, label: &str) -> Option<&OpRecord> {
         self.ops.iter().find(|op| op.label == label)

@@ -207,35 +207,10 @@ impl Builder {
 /// A residual stack of `blocks` blocks (5 ops each, 4 more around them).
 pub fn residual_stack(blocks: usize) -> Trace {
     let mut builder = Builder {
-        trace: Trace {
-            format: TRACE_FORMAT.to_owned(),
-            version: FORMAT_VERSION,
-            model: ModelInfo {
-                class_name: "SyntheticStack".to_owned(),
-                trace_name: None,
-            },
-            summary: TraceSummary {
-                num_ops: 0,
-                num_tensors: 0,
-                total_output_bytes: 0,
-                num_params: 0,
-                num_params_trainable: 0,
-                num_params_frozen: 0,
-                total_param_bytes: 0,
-            },
-            params: Vec::new(),
-            modules: Vec::new(),
-            module_calls: Vec::new(),
-            ops: Vec::new(),
-            conditionals: Vec::new(),
-            conditional_branch_edges: Vec::new(),
-            backward: None,
-            edits: None,
-        },
+        trace: Trace::empty("SyntheticStack"),
         type_counts: IndexMap::new(),
         step: 0,
     };
-    builder.module("self", "SyntheticStack", None, 1);
     let input = builder.op(OpKind::Input, "input", &[], &[], Vec::new());
     let mut x = builder.linear("embed", "Linear", "self", &[], &input, true);
     builder.module("blocks", "ModuleList", Some("self"), 0);
@@ -276,20 +251,7 @@ pub fn residual_stack(blocks: usize) -> Trace {
     builder.op(OpKind::Output, "output", &[head], &[], Vec::new());
 
     let mut trace = builder.trace;
-    let ops = &trace.ops;
-    trace.summary = TraceSummary {
-        num_ops: ops.iter().filter(|op| op.kind == OpKind::Op).count() as u64,
-        num_tensors: ops.len() as u64,
-        total_output_bytes: ops
-            .iter()
-            .filter(|op| op.kind != OpKind::Output)
-            .filter_map(|op| op.bytes)
-            .sum(),
-        num_params: trace.params.iter().map(|p| p.numel).sum(),
-        num_params_trainable: trace.params.iter().map(|p| p.numel).sum(),
-        num_params_frozen: 0,
-        total_param_bytes: trace.params.iter().map(|p| p.bytes).sum(),
-    };
+    trace.summary = trace.computed_summary();
     trace
 }
 

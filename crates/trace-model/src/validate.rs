@@ -377,49 +377,37 @@ fn validate_acyclic(trace: &Trace, prefix: &str, ops: &HashMap<&str, usize>) -> 
 }
 
 fn validate_counts(trace: &Trace, prefix: &str) -> Result<()> {
-    let summary = &trace.summary;
-    let path = |field: &str| format!("{prefix}summary.{field}");
-    check_count(
-        path("num_tensors"),
-        summary.num_tensors,
-        trace.ops.len() as u64,
-    )?;
-    let num_ops = trace.ops.iter().filter(|op| op.kind == OpKind::Op).count() as u64;
-    check_count(path("num_ops"), summary.num_ops, num_ops)?;
-    let output_bytes = trace
-        .ops
-        .iter()
-        .filter(|op| op.kind != OpKind::Output)
-        .filter_map(|op| op.bytes)
-        .sum();
-    check_count(
-        path("total_output_bytes"),
-        summary.total_output_bytes,
-        output_bytes,
-    )?;
-    let sum = |keep: fn(&crate::ParamRecord) -> bool,
-               value: fn(&crate::ParamRecord) -> u64|
-     -> u64 { trace.params.iter().filter(|p| keep(p)).map(value).sum() };
-    check_count(
-        path("num_params"),
-        summary.num_params,
-        sum(|_| true, |p| p.numel),
-    )?;
-    check_count(
-        path("num_params_trainable"),
-        summary.num_params_trainable,
-        sum(|p| p.trainable, |p| p.numel),
-    )?;
-    check_count(
-        path("num_params_frozen"),
-        summary.num_params_frozen,
-        sum(|p| !p.trainable, |p| p.numel),
-    )?;
-    check_count(
-        path("total_param_bytes"),
-        summary.total_param_bytes,
-        sum(|_| true, |p| p.bytes),
-    )
+    let recorded = &trace.summary;
+    let computed = trace.computed_summary();
+    let counts = [
+        ("num_ops", recorded.num_ops, computed.num_ops),
+        ("num_tensors", recorded.num_tensors, computed.num_tensors),
+        (
+            "total_output_bytes",
+            recorded.total_output_bytes,
+            computed.total_output_bytes,
+        ),
+        ("num_params", recorded.num_params, computed.num_params),
+        (
+            "num_params_trainable",
+            recorded.num_params_trainable,
+            computed.num_params_trainable,
+        ),
+        (
+            "num_params_frozen",
+            recorded.num_params_frozen,
+            computed.num_params_frozen,
+        ),
+        (
+            "total_param_bytes",
+            recorded.total_param_bytes,
+            computed.total_param_bytes,
+        ),
+    ];
+    for (field, recorded, computed) in counts {
+        check_count(format!("{prefix}summary.{field}"), recorded, computed)?;
+    }
+    Ok(())
 }
 
 fn validate_backward(trace: &Trace, prefix: &str, params: &HashMap<&str, usize>) -> Result<()> {
