@@ -206,3 +206,25 @@ fn rolled_recurrent_reads_like_the_guide() {
         "used on every pass"
     );
 }
+
+#[test]
+fn rolled_drawings_box_by_depth() {
+    let drawing = draw(
+        &trace("gpt2"),
+        &DrawOptions::default().rolled(true).depth(2),
+    )
+    .unwrap();
+    check_golden("dot/gpt2.rolled_depth2.dot", &drawing.dot);
+    let graph = drawing.styled;
+    let boxes: Vec<String> = graph
+        .nodes
+        .iter()
+        .filter(|n| n.shape == Shape::Box3d)
+        .map(|n| n.rows[0].text.clone())
+        .collect();
+    assert_eq!(boxes, ["@transformer.h.0", "@transformer.h.1"]);
+    assert!(
+        graph.edges.iter().all(|e| e.from != e.to),
+        "what runs inside a box stays inside it"
+    );
+}

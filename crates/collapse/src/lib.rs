@@ -282,7 +282,7 @@ pub(crate) fn label_index(trace: &Trace) -> HashMap<&str, usize> {
 
 /// The module-call stack that decides depth folding: the op's own stack without its atomic
 /// module (an atomic module is already drawn as one rectangle, never as a box of its own).
-fn folding_stack(op: &OpRecord) -> &[String] {
+pub(crate) fn folding_stack(op: &OpRecord) -> &[String] {
     let stack = op.modules.as_slice();
     if op.is_atomic_module && !stack.is_empty() {
         &stack[..stack.len() - 1]

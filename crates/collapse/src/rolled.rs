@@ -23,9 +23,14 @@ pub struct PassLabels {
     pub back_edge: bool,
 }
 
-/// The rolled graph: layers as nodes (their passes in `NodeKind::Layer`), clusters per module
-/// address (represented by its first call), and per edge its pass labels.
-pub fn rolled_graph(trace: &Trace, buffers: BufferVisibility) -> (VisibleGraph, Vec<PassLabels>) {
+/// The rolled graph: layers as nodes (their passes in `NodeKind::Layer`), modules deeper than
+/// `depth` as one box per address (all calls together), clusters per module address
+/// (represented by its first call), and per edge its pass labels.
+pub fn rolled_graph(
+    trace: &Trace,
+    buffers: BufferVisibility,
+    depth: u32,
+) -> (VisibleGraph, Vec<PassLabels>) {
     let hidden = hidden_ops(trace, buffers);
     let index = label_index(trace);
     let calls: HashMap<&str, usize> = trace
@@ -35,10 +40,26 @@ pub fn rolled_graph(trace: &Trace, buffers: BufferVisibility) -> (VisibleGraph, 
         .map(|(i, c)| (c.label.as_str(), i))
         .collect();
 
-    // Layers in order of their first pass.
-    let mut layers: IndexMap<&str, Vec<usize>> = IndexMap::new();
-    for (i, op) in trace.ops.iter().enumerate().filter(|(i, _)| !hidden[*i]) {
-        layers.entry(op.layer_label.as_str()).or_default().push(i);
+    // Layers, or the box of the module that holds them, in order of their first op.
+    let box_of = |op: &tl_trace_model::OpRecord| {
+        let stack = crate::folding_stack(op);
+        let depth = depth as usize;
+        (depth > 0 && stack.len() >= depth).then(|| {
+            trace.module_calls[calls[stack[depth - 1].as_str()]]
+                .address
+                .as_str()
+        })
+    };
+    let mut layers: IndexMap<(bool, &str), Vec<usize>> = IndexMap::new();
+    for (i, op) in trace.ops.iter().enumerate() {
+        match box_of(op) {
+            Some(address) => layers.entry((true, address)).or_default().push(i),
+            None if !hidden[i] => layers
+                .entry((false, op.layer_label.as_str()))
+                .or_default()
+                .push(i),
+            None => {}
+        }
     }
     let mut node_of_op = vec![None; trace.ops.len()];
     let mut nodes = Vec::new();
@@ -47,35 +68,80 @@ pub fn rolled_graph(trace: &Trace, buffers: BufferVisibility) -> (VisibleGraph, 
     for (i, call) in trace.module_calls.iter().enumerate() {
         first_call_of.entry(call.address.as_str()).or_insert(i);
     }
-    for passes in layers.values() {
+    for (&(boxed, name), passes) in &layers {
         for &op in passes {
             node_of_op[op] = Some(nodes.len());
         }
-        // Clusters per module address, represented by the address's first call.
+        // Clusters per module address, represented by the address's first call; a box sits
+        // in the clusters of the modules around it.
         let first = &trace.ops[passes[0]];
+        let addresses = first
+            .modules
+            .iter()
+            .map(|label| trace.module_calls[calls[label.as_str()]].address.as_str());
+        let enclosing: Vec<&str> = if boxed {
+            addresses.take_while(|address| *address != name).collect()
+        } else {
+            addresses.collect()
+        };
         chains.push(
-            first
-                .modules
+            enclosing
                 .iter()
-                .map(|label| {
-                    first_call_of[trace.module_calls[calls[label.as_str()]].address.as_str()]
-                })
+                .map(|address| first_call_of[address])
                 .collect(),
         );
+        let kind = if boxed {
+            NodeKind::ModuleBox(crate::ModuleBox {
+                address: name.to_owned(),
+                call: None,
+                ops: passes.clone(),
+                surfaced: Vec::new(),
+                fold_members: None,
+            })
+        } else {
+            NodeKind::Layer(passes.clone())
+        };
         nodes.push(Node {
-            kind: NodeKind::Layer(passes.clone()),
+            kind,
             cluster: None,
         });
+    }
+    // Ops of a boxed module drawn beside its box.
+    let tree = crate::ModuleTree::new(trace);
+    let boxes: HashMap<String, usize> = nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(position, node)| match &node.kind {
+            NodeKind::ModuleBox(b) => Some((b.address.clone(), position)),
+            _ => None,
+        })
+        .collect();
+    for (i, op) in trace.ops.iter().enumerate() {
+        let drawn_alone =
+            node_of_op[i].is_some_and(|node| matches!(nodes[node].kind, NodeKind::Layer(_)));
+        if drawn_alone {
+            for address in tree.path_of(op) {
+                if let Some(&position) = boxes.get(&address) {
+                    if let NodeKind::ModuleBox(b) = &mut nodes[position].kind {
+                        b.surfaced.push(i);
+                    }
+                }
+            }
+        }
     }
 
     let clusters = assign_clusters(&mut nodes, &chains, trace.module_calls.len());
     // Every dataflow pair between two layers, so the pass labels can be read off them.
-    let edges = merge_edges(trace, &index, &node_of_op, true);
+    let mut edges = merge_edges(trace, &index, &node_of_op, true);
+    // A layer may feed its own next pass; what runs inside a box stays inside it.
+    edges
+        .retain(|edge| edge.from != edge.to || matches!(nodes[edge.from].kind, NodeKind::Layer(_)));
     let layer_passes: Vec<u32> = nodes
         .iter()
         .map(|node| match &node.kind {
             NodeKind::Layer(passes) => passes.len() as u32,
-            _ => 1,
+            // A box stands for every call of its module.
+            _ => 0,
         })
         .collect();
     let mut labels = Vec::new();
@@ -90,12 +156,10 @@ pub fn rolled_graph(trace: &Trace, buffers: BufferVisibility) -> (VisibleGraph, 
             into.sort_unstable();
             into.dedup();
             // A side every pass used needs no label (the guide).
-            let partial = |list: Vec<u32>, all: u32| (list.len() as u32 != all).then_some(list);
-            // Where a layer first ran (inputs and outputs have no step number).
-            let first_ran = |node: usize| match &nodes[node].kind {
-                NodeKind::Layer(passes) => passes[0],
-                _ => 0,
-            };
+            let partial =
+                |list: Vec<u32>, all: u32| (all > 1 && list.len() as u32 != all).then_some(list);
+            // Where a node first ran (inputs and outputs have no step number).
+            let first_ran = |node: usize| nodes[node].kind.ops()[0];
             labels.push(PassLabels {
                 out: partial(out, layer_passes[from]),
                 into: partial(into, layer_passes[to]),

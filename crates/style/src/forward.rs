@@ -216,6 +216,7 @@ pub fn style_forward(
                 cluster.parent,
                 &nodes,
                 theme,
+                pass_labels.is_some(),
             )
         })
         .collect();
@@ -812,6 +813,8 @@ fn box_node(
     };
     let title = match module_box.call {
         Some(call) => index.call_address(call),
+        // A rolled box stands for every call of its module.
+        None if module.num_calls > 1 => format!("@{} (x{})", module_box.address, module.num_calls),
         None => format!("@{}", module_box.address),
     };
     // The box's output: its call's last output, or the last op feeding the outside.
@@ -1321,6 +1324,7 @@ fn styled_edge(
     }
 }
 
+#[allow(clippy::too_many_arguments)] // each is one fact of the cluster; a struct would only rename them
 fn styled_cluster(
     index: &Index<'_>,
     visible: &VisibleGraph,
@@ -1329,6 +1333,7 @@ fn styled_cluster(
     parent: Option<usize>,
     nodes: &[StyledNode],
     theme: &Theme,
+    rolled: bool,
 ) -> StyledCluster {
     let record = &index.trace.module_calls[call];
     let module = index.module_of_call(call);
@@ -1356,7 +1361,11 @@ fn styled_cluster(
     StyledCluster {
         id: format!("cluster_{}_pass{}", record.address, record.call_index),
         parent,
-        title: index.call_address(call),
+        title: if rolled && module.num_calls > 1 {
+            format!("@{} (x{})", record.address, module.num_calls)
+        } else {
+            index.call_address(call)
+        },
         subtitle: format!("({})", module.class_name),
         penwidth: (penwidth * 100.0).round() / 100.0,
         dashed,

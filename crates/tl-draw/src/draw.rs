@@ -215,7 +215,7 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
     };
     let plan = plan_for(trace, options, collapse_schedule.as_ref());
     let (visible, pass_labels) = if options.rolled {
-        let (visible, labels) = rolled_graph(trace, options.show_buffers);
+        let (visible, labels) = rolled_graph(trace, options.show_buffers, options.depth);
         (visible, Some(labels))
     } else {
         let visibility = VisibilityOptions {

@@ -442,12 +442,11 @@ impl DrawOptions {
                 ),
             ));
         }
-        let folding =
-            self.depth < 1000 || self.collapse != Collapse::None || self.fold_repeats == Some(true);
+        let folding = self.collapse != Collapse::None || self.fold_repeats == Some(true);
         if self.rolled && (folding || self.module.is_some()) {
             return unsupported(
-                "rolled=True with depth=, collapse=, fold_repeats= or module=".to_owned(),
-                "rolled drawings are drawn whole for now; drop the other option or draw unrolled",
+                "rolled=True with collapse=, fold_repeats= or module=".to_owned(),
+                "rolled drawings fold by depth= only for now; use depth=, or draw unrolled",
             );
         }
         if self.graph != GraphKind::Forward {
