@@ -15,12 +15,13 @@ pub const MIN_RUN: usize = 3;
 fn signature(facts: &Facts<'_>, address: &str) -> (String, Vec<String>, u64, u64) {
     let module = facts.tree.module(address).expect("siblings are modules");
     let op_types = facts
-        .trace
-        .ops
-        .iter()
-        .enumerate()
-        .filter(|(i, op)| op.kind == OpKind::Op && facts.paths[*i].iter().any(|a| a == address))
-        .map(|(_, op)| op.layer_type.clone())
+        .ops_in
+        .get(address)
+        .into_iter()
+        .flatten()
+        .map(|&i| &facts.trace.ops[i])
+        .filter(|op| op.kind == OpKind::Op)
+        .map(|op| op.layer_type.clone())
         .collect();
     (
         module.class_name.clone(),
@@ -61,13 +62,16 @@ pub fn repeat_runs(trace: &Trace, buffers: BufferVisibility) -> Vec<Vec<String>>
     while let Some(parent) = parents.pop() {
         let links = facts.sibling_links(&parent);
         let siblings = &links.siblings;
+        let signatures: Vec<_> = siblings
+            .iter()
+            .map(|sibling| signature(&facts, sibling))
+            .collect();
         let mut start = 0;
         while start < siblings.len() {
-            let first = signature(&facts, &siblings[start]);
             let mut end = start;
             while end + 1 < siblings.len()
                 && stem(&siblings[end + 1]) == stem(&siblings[start])
-                && signature(&facts, &siblings[end + 1]) == first
+                && signatures[end + 1] == signatures[start]
             {
                 end += 1;
             }
