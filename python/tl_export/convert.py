@@ -323,7 +323,8 @@ def _export_op(op: Any, clean: Any, source_root: str | None) -> dict[str, Any]:
     return record
 
 
-def _drop_empty_children(ops: list[dict[str, Any]]) -> None:
+def _fill_children(ops: list[dict[str, Any]]) -> None:
+    """Children are the inverse of parents, in execution order; empty lists are dropped."""
     by_label = {op["label"]: op for op in ops}
     for op in ops:
         for parent in op.get("parents", []):
@@ -517,7 +518,7 @@ def export_trace(trace: Any, clean: Any = None, source_root: str | None = None,
     if clean is None and getattr(trace, "intervention_spec", None) is not None:
         clean = getattr(trace, "parent_trace", None)
     ops = [_export_op(op, clean, source_root) for op in trace.ops]
-    _drop_empty_children(ops)
+    _fill_children(ops)
     photo = _png_picture(getattr(trace, "raw_input", None), "input_photo")
     first_input = next((op for op in ops if op["kind"] == "input"), None)
     if photo is not None and first_input is not None:
@@ -549,8 +550,9 @@ def export_trace(trace: Any, clean: Any = None, source_root: str | None = None,
         "module_calls": _export_module_calls(trace),
         "ops": ops,
     }
-    if trace.trace_label if hasattr(trace, "trace_label") else None:
-        document["model"]["trace_name"] = str(trace.trace_label)
+    trace_label = getattr(trace, "trace_label", None)
+    if trace_label:
+        document["model"]["trace_name"] = str(trace_label)
     if conditionals:
         document["conditionals"] = conditionals
     branch_edges = [

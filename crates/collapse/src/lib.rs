@@ -270,6 +270,16 @@ pub fn hidden_ops(trace: &Trace, buffers: BufferVisibility) -> Vec<bool> {
     hidden
 }
 
+/// Module-call label to index in `trace.module_calls`.
+pub(crate) fn call_index(trace: &Trace) -> HashMap<&str, usize> {
+    trace
+        .module_calls
+        .iter()
+        .enumerate()
+        .map(|(i, call)| (call.label.as_str(), i))
+        .collect()
+}
+
 /// Op label to index in `trace.ops`.
 pub(crate) fn label_index(trace: &Trace) -> HashMap<&str, usize> {
     trace
@@ -403,12 +413,7 @@ pub fn visible_graph(
 ) -> Result<VisibleGraph, VisibilityError> {
     let hidden = hidden_ops(trace, options.buffers);
     let ops_by_label = label_index(trace);
-    let calls: HashMap<&str, usize> = trace
-        .module_calls
-        .iter()
-        .enumerate()
-        .map(|(i, call)| (call.label.as_str(), i))
-        .collect();
+    let calls = call_index(trace);
     let grouping = Grouping {
         trace,
         tree: ModuleTree::new(trace),

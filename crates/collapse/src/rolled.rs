@@ -33,12 +33,7 @@ pub fn rolled_graph(
 ) -> (VisibleGraph, Vec<PassLabels>) {
     let hidden = hidden_ops(trace, buffers);
     let index = label_index(trace);
-    let calls: HashMap<&str, usize> = trace
-        .module_calls
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (c.label.as_str(), i))
-        .collect();
+    let calls = crate::call_index(trace);
 
     // Layers, or the box of the module that holds them, in order of their first op.
     let box_of = |op: &tl_trace_model::OpRecord| {
