@@ -188,3 +188,12 @@ def test_any_model_exports(tmp_path):
     path = tmp_path / "two.json"
     fixtures.write_json(document, str(path))
     assert json.loads(path.read_text()) == document
+
+
+def test_a_torchlens_bundle_exports_like_its_members():
+    built = fixtures._bundle()
+    bundle = tl.Bundle(dict(built["bundle"]))
+    document = roundtrip(export_bundle(bundle, model=built["model"]))
+    assert [m["name"] for m in document["members"]] == ["clean", "noisy"]
+    assert document["baseline"] == "clean"
+    assert export_bundle(built["bundle"], model=built["model"])["deltas"] == document["deltas"]

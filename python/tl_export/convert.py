@@ -11,7 +11,7 @@ import base64
 import io
 import math
 import os
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 import torch
 
@@ -604,9 +604,13 @@ def _tensors(trace: Any, on: str) -> dict[str, torch.Tensor]:
     return result
 
 
-def export_bundle(members: Iterable[tuple[str, Any]], baseline: str | None = None,
+def export_bundle(members: Any, baseline: str | None = None,
                   source_root: str | None = None, model: Any = None) -> dict[str, Any]:
-    """The ``tl-bundle`` v1 document of named traces, with every metric precomputed."""
+    """The ``tl-bundle`` v1 document of a ``tl.Bundle`` (or of ``(name, trace)`` pairs),
+    with every metric precomputed against the baseline (the bundle's, else the first)."""
+    if hasattr(members, "names") and hasattr(members, "traces"):
+        baseline = baseline or getattr(members, "baseline_name", None)
+        members = [(name, members.traces[name]) for name in members.names]
     members = list(members)
     baseline = baseline or members[0][0]
     traces = dict(members)
