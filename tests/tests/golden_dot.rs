@@ -111,3 +111,26 @@ fn buffers_and_rows() {
         DrawOptions::default().show_legend(Some(true)),
     );
 }
+
+#[test]
+fn every_theme_draws_the_first_drawing() {
+    let convnet = trace("convnet");
+    for theme in ["torchlens", "paper", "dark", "colorblind", "high_contrast"] {
+        golden(
+            &format!("convnet.theme_{theme}"),
+            &convnet,
+            DrawOptions::default().theme(theme).show_legend(Some(true)),
+        );
+    }
+    let dark = draw(&convnet, &DrawOptions::default().theme("dark"))
+        .unwrap()
+        .dot;
+    assert!(
+        dark.contains("bgcolor=\"#111827\"") && dark.contains("color=\"#9CA3AF\""),
+        "dark arrows and page"
+    );
+    assert!(
+        !dark.contains("color=\"black\" fontcolor=\"black\" labelfontsize"),
+        "no black arrows on the dark page"
+    );
+}

@@ -8,6 +8,7 @@
 //! * `fixtures [NAME ...]`: re-trace the fixture models with TorchLens, export them, and
 //!   rewrite them in canonical form (load + save with `tl-trace-model`).
 //! * `canonicalize FILE ...`: validate trace/bundle files and rewrite them canonically.
+//! * `theme-check`: every theme's text meets WCAG contrast on every fill it uses.
 
 use std::env;
 use std::ffi::OsStr;
@@ -37,8 +38,9 @@ fn main() -> ExitCode {
         Some("test") => test(),
         Some("fixtures") => fixtures(&args[1..]),
         Some("canonicalize") => canonicalize_all(args[1..].iter().map(PathBuf::from)),
+        Some("theme-check") => theme_check(),
         _ => Err(format!(
-            "unknown task {:?}; tasks: setup, test, fixtures [NAME ...], canonicalize FILE ...",
+            "unknown task {:?}; tasks: setup, test, fixtures [NAME ...], canonicalize FILE ..., theme-check",
             args.first().map(String::as_str).unwrap_or("")
         )),
     };
@@ -244,5 +246,29 @@ fn canonicalize(path: &Path) -> Result<()> {
             .map_err(describe)?
             .save(path)
             .map_err(describe)
+    }
+}
+
+/// Checks WCAG 2.1 AA contrast of text on every fill of every built-in theme.
+fn theme_check() -> Result<()> {
+    let mut failures = Vec::new();
+    for name in tl_style::Theme::names() {
+        let theme = tl_style::Theme::built_in(name)
+            .ok_or_else(|| format!("theme {name} does not parse"))?;
+        let found = tl_style::contrast::failures(&theme);
+        println!(
+            "{name}: {}",
+            if found.is_empty() {
+                "ok"
+            } else {
+                "contrast too low"
+            }
+        );
+        failures.extend(found);
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures.join("\n"))
     }
 }

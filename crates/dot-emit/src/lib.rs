@@ -152,6 +152,9 @@ fn edge_statement(graph: &StyledGraph, edge: &StyledEdge) -> String {
         "labelfontsize=8".to_owned(),
         format!("style={}", if edge.dashed { "dashed" } else { "solid" }),
     ];
+    if graph.style.edge_penwidth != 1.0 {
+        attrs.push(format!("penwidth={}", graph.style.edge_penwidth));
+    }
     for (attribute, lines) in [
         ("headlabel", &edge.head_label),
         ("taillabel", &edge.tail_label),
@@ -245,8 +248,9 @@ fn legend_statement(legend: &Legend) -> String {
     }
     table.push_str("</TABLE>>");
     format!(
-        "\t{} [label={table} margin=0 shape=plaintext]\n",
-        quote(LEGEND_ID)
+        "\t{} [fontcolor={} label={table} margin=0 shape=plaintext]\n",
+        quote(LEGEND_ID),
+        quote(&legend.text)
     )
 }
 

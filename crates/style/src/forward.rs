@@ -10,6 +10,7 @@ use tl_collapse::{
 use tl_trace_model::{ArmKind, ConditionKind, OpKind, OpRecord, ScalarValue, Trace};
 
 use crate::args::argument_row;
+use crate::contrast;
 use crate::format;
 use crate::graph::*;
 use crate::options::{LabelField, NodeStyle, StyleOptions};
@@ -240,6 +241,7 @@ pub fn style_forward(
             font_color: theme.font_color.clone(),
             edge_color: theme.edge_color.clone(),
             edge_font_color: theme.edge_font_color.clone(),
+            edge_penwidth: theme.edge_penwidth,
         },
         header: match &options.focus {
             Some(address) => focus_header(trace, visible, address),
@@ -423,8 +425,16 @@ impl Used {
             title: "Key".to_owned(),
             entries,
             ink: theme.node_border.clone(),
+            text: theme.font_color.clone(),
             fill: theme.page.clone(),
         }
+    }
+}
+
+/// Readable text for a fill (a gradient is read by its first colour).
+fn text_on_fill(fill: &Fill, theme: &Theme) -> String {
+    match fill {
+        Fill::Solid(color) | Fill::Gradient(color, _) => contrast::text_on(color, theme),
     }
 }
 
@@ -742,13 +752,14 @@ fn op_node(
     }
     used.double_borders |= !hidden_buffers.is_empty();
     used.dashed |= !op.has_input_ancestor;
+    let fill = role.fill(theme);
     StyledNode {
         id: op_node_id(op),
         rows,
         shape,
-        fill: role.fill(theme),
+        font_color: text_on_fill(&fill, theme),
+        fill,
         border: theme.node_border.clone(),
-        font_color: theme.font_color.clone(),
         dashed: !op.has_input_ancestor,
         rounded: picture.is_some(),
         picture,
@@ -854,6 +865,7 @@ fn box_node(
     used.role(role);
     used.boxes = true;
     used.dashed |= dashed;
+    let fill = role.fill(theme);
     StyledNode {
         id: match module_box.call {
             Some(call) => format!("box:{}", trace.module_calls[call].label),
@@ -861,9 +873,9 @@ fn box_node(
         },
         rows,
         shape: Shape::Box3d,
-        fill: role.fill(theme),
+        font_color: text_on_fill(&fill, theme),
+        fill,
         border: theme.node_border.clone(),
-        font_color: theme.font_color.clone(),
         dashed,
         rounded: false,
         picture: None,
@@ -1072,9 +1084,9 @@ fn stub_node(
             module.unwrap_or_default()
         ))],
         shape: Shape::Oval,
+        font_color: contrast::text_on(fill, theme),
         fill: Fill::Solid(fill.clone()),
         border: theme.node_border.clone(),
-        font_color: theme.font_color.clone(),
         dashed: false,
         rounded: false,
         picture: None,

@@ -192,14 +192,16 @@ pub struct Legend {
     pub title: String,
     /// Entries, in reading order.
     pub entries: Vec<LegendEntry>,
-    /// Border and text colour.
+    /// Border colour.
     pub ink: String,
+    /// Text colour.
+    pub text: String,
     /// Background.
     pub fill: String,
 }
 
 /// Graph-wide attributes.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct GraphStyle {
     /// Graphviz `rankdir` (`BT`, `TB`, `LR`, `RL`).
     pub rankdir: &'static str,
@@ -213,6 +215,8 @@ pub struct GraphStyle {
     pub edge_color: String,
     /// Arrow text colour.
     pub edge_font_color: String,
+    /// Arrow line width.
+    pub edge_penwidth: f64,
 }
 
 /// A complete styled drawing.

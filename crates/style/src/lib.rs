@@ -10,6 +10,7 @@
 //! the theme; node and edge order follow the visible graph, so output is deterministic.
 
 pub mod args;
+pub mod contrast;
 pub mod format;
 mod forward;
 mod graph;

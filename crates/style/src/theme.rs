@@ -24,8 +24,12 @@ pub struct RoleColors {
     pub intervention: String,
 }
 
+fn one() -> f64 {
+    1.0
+}
+
 /// A complete palette.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Theme {
     /// Name used by `theme=`.
@@ -46,6 +50,9 @@ pub struct Theme {
     pub edge_color: String,
     /// Arrow labels.
     pub edge_font_color: String,
+    /// Arrow line width.
+    #[serde(default = "one")]
+    pub edge_penwidth: f64,
     /// Module cluster fill.
     pub cluster_fill: String,
     /// Module cluster border.
@@ -63,7 +70,19 @@ pub struct Theme {
 }
 
 /// The theme files shipped with tl-draw, by name.
-const BUILT_IN: &[(&str, &str)] = &[("torchlens", include_str!("../../../themes/torchlens.json"))];
+const BUILT_IN: &[(&str, &str)] = &[
+    ("torchlens", include_str!("../../../themes/torchlens.json")),
+    ("paper", include_str!("../../../themes/paper.json")),
+    ("dark", include_str!("../../../themes/dark.json")),
+    (
+        "colorblind",
+        include_str!("../../../themes/colorblind.json"),
+    ),
+    (
+        "high_contrast",
+        include_str!("../../../themes/high_contrast.json"),
+    ),
+];
 
 impl Theme {
     /// Names of the built-in themes.
