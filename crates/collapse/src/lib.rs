@@ -319,7 +319,7 @@ enum Group {
 /// Decides, per op, the group that holds it (if any).
 struct Grouping<'t> {
     trace: &'t Trace,
-    tree: ModuleTree,
+    tree: ModuleTree<'t>,
     calls: HashMap<&'t str, usize>,
     /// The plan by address: what each planned module belongs to.
     planned: HashMap<&'t str, Planned>,
@@ -379,14 +379,14 @@ impl<'t> Grouping<'t> {
         Some(Group::Box(address.clone(), Some(call)))
     }
 
-    fn plan_group(&self, op: &OpRecord) -> Option<Group> {
+    fn plan_group(&self, index: usize, op: &OpRecord) -> Option<Group> {
         if let Some(&index) = self.op_segment_of.get(op.label.as_str()) {
             return Some(Group::OpSegment(index));
         }
-        let path = self.tree.path_of(op);
+        let path = self.tree.path(index);
         // Capsules and folds take their members whole, own ops included.
-        for address in &path {
-            match self.planned.get(address.as_str()) {
+        for address in path {
+            match self.planned.get(address) {
                 Some(Planned::Segment(index)) => return Some(Group::Segment(*index)),
                 Some(Planned::Fold(index, true)) => return Some(Group::FoldRepresentative(*index)),
                 Some(Planned::Fold(index, false)) => return Some(Group::FoldEllipsis(*index)),
@@ -397,11 +397,11 @@ impl<'t> Grouping<'t> {
         let trimmed = if op.is_atomic_module && !path.is_empty() {
             &path[..path.len() - 1]
         } else {
-            &path[..]
+            path
         };
         trimmed
             .iter()
-            .find(|address| matches!(self.planned.get(address.as_str()), Some(Planned::Box)))
+            .find(|address| matches!(self.planned.get(**address), Some(Planned::Box)))
             .map(|address| self.box_group(op, address))
     }
 }
@@ -442,7 +442,7 @@ pub fn visible_graph(
                 return None;
             }
             match &options.plan {
-                Some(_) => grouping.plan_group(op),
+                Some(_) => grouping.plan_group(i, op),
                 None => grouping.depth_group(op, options.depth as usize),
             }
         })
@@ -522,13 +522,13 @@ pub fn visible_graph(
                 .push(position);
         }
     }
-    for (i, op) in trace.ops.iter().enumerate() {
-        let Some(node) = node_of_op[i] else { continue };
+    for (i, node) in node_of_op.iter().enumerate() {
+        let Some(node) = *node else { continue };
         if !matches!(nodes[node].kind, NodeKind::Op(_)) {
             continue;
         }
-        for address in grouping.tree.path_of(op) {
-            for &position in boxes_of.get(&address).into_iter().flatten() {
+        for address in grouping.tree.path(i) {
+            for &position in boxes_of.get(*address).into_iter().flatten() {
                 if let NodeKind::ModuleBox(module_box) = &mut nodes[position].kind {
                     module_box.surfaced.push(i);
                 }
@@ -724,7 +724,7 @@ fn open_chain(grouping: &Grouping<'_>, op: &OpRecord, anchor: &str) -> Vec<usize
 /// Per op: inside the focused module (any call).
 fn focus_members(
     trace: &Trace,
-    tree: &ModuleTree,
+    tree: &ModuleTree<'_>,
     address: &str,
 ) -> Result<Vec<bool>, VisibilityError> {
     if let Some((module, _)) = address.split_once(':') {
@@ -741,7 +741,8 @@ fn focus_members(
     let inside: Vec<bool> = trace
         .ops
         .iter()
-        .map(|op| op.kind == OpKind::Op && tree.path_of(op).iter().any(|a| a == address))
+        .enumerate()
+        .map(|(i, op)| op.kind == OpKind::Op && tree.path(i).contains(&address))
         .collect();
     if !inside.iter().any(|&i| i) {
         return Err(VisibilityError::FocusEmpty(address.to_owned()));

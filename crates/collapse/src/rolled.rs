@@ -111,12 +111,11 @@ pub fn rolled_graph(
             _ => None,
         })
         .collect();
-    for (i, op) in trace.ops.iter().enumerate() {
-        let drawn_alone =
-            node_of_op[i].is_some_and(|node| matches!(nodes[node].kind, NodeKind::Layer(_)));
+    for (i, node) in node_of_op.iter().enumerate() {
+        let drawn_alone = node.is_some_and(|node| matches!(nodes[node].kind, NodeKind::Layer(_)));
         if drawn_alone {
-            for address in tree.path_of(op) {
-                if let Some(&position) = boxes.get(&address) {
+            for address in tree.path(i) {
+                if let Some(&position) = boxes.get(*address) {
                     if let NodeKind::ModuleBox(b) = &mut nodes[position].kind {
                         b.surfaced.push(i);
                     }

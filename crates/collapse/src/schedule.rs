@@ -56,18 +56,16 @@ pub fn readable_band(num_ops: u64) -> usize {
 /// Facts the planner reads, computed once, so that planning stays linear in the trace.
 pub(crate) struct Facts<'t> {
     pub(crate) trace: &'t Trace,
-    pub(crate) tree: ModuleTree,
+    pub(crate) tree: ModuleTree<'t>,
     pub(crate) hidden: Vec<bool>,
-    /// Per op: its module path (outermost first).
-    pub(crate) paths: Vec<Vec<String>>,
     /// Per module address: index of the first op run inside it.
-    pub(crate) first_op: HashMap<String, usize>,
+    pub(crate) first_op: HashMap<&'t str, usize>,
     /// Per module address: the ops whose path contains it.
-    pub(crate) ops_in: HashMap<String, Vec<usize>>,
+    pub(crate) ops_in: HashMap<&'t str, Vec<usize>>,
     /// Per module address: drawn nodes a box of it would hold.
-    held: HashMap<String, usize>,
+    held: HashMap<&'t str, usize>,
     /// Per module address: boxes it is drawn as (one per call; one for a container).
-    box_nodes: HashMap<String, usize>,
+    box_nodes: HashMap<&'t str, usize>,
     /// Per op: indices of its parents and children.
     parents: Vec<Vec<usize>>,
     children: Vec<Vec<usize>>,
@@ -105,17 +103,17 @@ impl<'t> Facts<'t> {
     pub(crate) fn new(trace: &'t Trace, buffers: BufferVisibility) -> Facts<'t> {
         let tree = ModuleTree::new(trace);
         let hidden = hidden_ops(trace, buffers);
-        let paths: Vec<Vec<String>> = trace.ops.iter().map(|op| tree.path_of(op)).collect();
         let index = crate::label_index(trace);
         let mut first_op = HashMap::new();
-        let mut ops_in: HashMap<String, Vec<usize>> = HashMap::new();
-        let mut held: HashMap<String, usize> = HashMap::new();
-        let mut calls_held: HashMap<String, std::collections::HashSet<Option<&str>>> =
+        let mut ops_in: HashMap<&'t str, Vec<usize>> = HashMap::new();
+        let mut held: HashMap<&'t str, usize> = HashMap::new();
+        let mut calls_held: HashMap<&'t str, std::collections::HashSet<Option<&str>>> =
             HashMap::new();
-        for (i, (op, path)) in trace.ops.iter().zip(&paths).enumerate() {
-            for address in path {
-                first_op.entry(address.clone()).or_insert(i);
-                ops_in.entry(address.clone()).or_default().push(i);
+        for (i, op) in trace.ops.iter().enumerate() {
+            let path = tree.path(i);
+            for &address in path {
+                first_op.entry(address).or_insert(i);
+                ops_in.entry(address).or_default().push(i);
             }
             if hidden[i] {
                 continue;
@@ -124,16 +122,16 @@ impl<'t> Facts<'t> {
             let trimmed = if op.is_atomic_module && !path.is_empty() {
                 &path[..path.len() - 1]
             } else {
-                &path[..]
+                path
             };
-            for address in trimmed {
-                *held.entry(address.clone()).or_default() += 1;
+            for &address in trimmed {
+                *held.entry(address).or_default() += 1;
                 let call = op
                     .modules
                     .iter()
                     .find(|label| label.rsplit_once(':').is_some_and(|(a, _)| a == address));
                 calls_held
-                    .entry(address.clone())
+                    .entry(address)
                     .or_default()
                     .insert(call.map(String::as_str));
             }
@@ -157,7 +155,6 @@ impl<'t> Facts<'t> {
             trace,
             tree,
             hidden,
-            paths,
             first_op,
             ops_in,
             held,
@@ -187,9 +184,9 @@ impl<'t> Facts<'t> {
             .map(|m| m.children.clone())
             .unwrap_or_default()
             .into_iter()
-            .filter(|child| self.first_op.contains_key(child))
+            .filter(|child| self.first_op.contains_key(child.as_str()))
             .collect();
-        children.sort_by_key(|child| self.first_op[child]);
+        children.sort_by_key(|child| self.first_op[child.as_str()]);
         children
     }
 
@@ -239,9 +236,10 @@ impl<'t> Facts<'t> {
             .map(|(k, s)| (s.as_str(), k))
             .collect();
         let member = |op: usize| {
-            self.paths[op]
+            self.tree
+                .path(op)
                 .iter()
-                .find_map(|a| position.get(a.as_str()).copied())
+                .find_map(|a| position.get(*a).copied())
         };
         let n = siblings.len();
         let mut linked = vec![true; n];
@@ -464,7 +462,7 @@ impl<'t> Facts<'t> {
             .map(|segment| {
                 let held: usize = segment
                     .iter()
-                    .flat_map(|member| self.ops_in.get(member).into_iter().flatten())
+                    .flat_map(|member| self.ops_in.get(member.as_str()).into_iter().flatten())
                     .filter(|&&op| !self.hidden[op])
                     .count();
                 held.saturating_sub(1)
@@ -581,7 +579,7 @@ impl Schedule {
         events.sort_by(|a, b| {
             costs[a]
                 .total_cmp(&costs[b])
-                .then(facts.first_op[a].cmp(&facts.first_op[b]))
+                .then(facts.first_op[a.as_str()].cmp(&facts.first_op[b.as_str()]))
         });
         let mut plan = Plan::default();
         let mut pending = Vec::new();
