@@ -3,7 +3,6 @@
 //! accounted for exactly once, every arrow is drawn or internal to one node, and `auto`
 //! stays within the readable band whenever a stop fits it.
 
-use indexmap::IndexMap;
 use proptest::prelude::*;
 use tl_collapse::schedule::{readable_band, Schedule};
 use tl_collapse::{visible_graph, BufferVisibility, NodeKind, VisibilityOptions};
@@ -40,8 +39,7 @@ fn spec() -> impl Strategy<Value = Spec> {
 
 struct Builder {
     trace: Trace,
-    counts: IndexMap<String, u32>,
-    step: u32,
+    labels: LabelCounter,
 }
 
 impl Builder {
@@ -52,41 +50,11 @@ impl Builder {
         parents: &[String],
         stack: &[String],
     ) -> String {
-        let count = self.counts.entry(layer_type.to_owned()).or_insert(0);
-        *count += 1;
-        let type_index = *count;
-        let step_index = if kind == OpKind::Op {
-            self.step += 1;
-            self.step
-        } else {
-            0
-        };
-        let mut record =
-            OpRecord::new(kind, layer_type, type_index, step_index).with_parents(parents);
-        let label = record.label.clone();
-        for parent in &record.parents {
-            let parent = self
-                .trace
-                .ops
-                .iter_mut()
-                .find(|op| &op.label == parent)
-                .unwrap();
-            parent.children.push(label.clone());
-        }
-        for call in stack {
-            let record = self
-                .trace
-                .module_calls
-                .iter_mut()
-                .find(|c| &c.label == call)
-                .unwrap();
-            record.ops.push(label.clone());
-        }
+        let mut record = self.labels.next(kind, layer_type).with_parents(parents);
         record.shape = Some(vec![2, 4]);
         record.bytes = Some(32);
         record.modules = stack.to_vec();
-        self.trace.ops.push(record);
-        label
+        self.trace.push_op(record)
     }
 
     fn module(&mut self, address: &str, parent: &str, class: &str, called: bool) {
@@ -202,8 +170,7 @@ impl Builder {
 fn build(children: &[Spec]) -> Trace {
     let mut builder = Builder {
         trace: Trace::empty("Generated"),
-        counts: IndexMap::new(),
-        step: 0,
+        labels: LabelCounter::default(),
     };
     let mut x = builder.op(OpKind::Input, "input", &[], &[]);
     for (i, child) in children.iter().enumerate() {

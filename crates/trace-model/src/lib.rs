@@ -235,6 +235,24 @@ impl Trace {
         }
     }
 
+    /// Appends `record` (its parents and module calls already in the trace), listing it as a
+    /// child of each parent and as an op of each call in its stack. Returns its label.
+    pub fn push_op(&mut self, record: OpRecord) -> String {
+        let label = record.label.clone();
+        for parent in &record.parents {
+            if let Some(parent) = self.ops.iter_mut().rev().find(|op| &op.label == parent) {
+                parent.children.push(label.clone());
+            }
+        }
+        for call in &record.modules {
+            if let Some(call) = self.module_calls.iter_mut().find(|c| &c.label == call) {
+                call.ops.push(label.clone());
+            }
+        }
+        self.ops.push(record);
+        label
+    }
+
     /// The summary counts the records add up to (what validation checks `summary` against).
     pub fn computed_summary(&self) -> TraceSummary {
         let params = |keep: fn(&ParamRecord) -> bool| {

@@ -509,6 +509,30 @@ pub struct OpRecord {
     pub clean_max_abs_change: Option<f64>,
 }
 
+/// Mints layer labels the way TorchLens does: per-type indices, and step numbers that every
+/// operation (not inputs, outputs or buffers) consumes.
+#[derive(Debug, Clone, Default)]
+pub struct LabelCounter {
+    counts: IndexMap<String, u32>,
+    step: u32,
+}
+
+impl LabelCounter {
+    /// A fresh record of the next layer of `layer_type`.
+    pub fn next(&mut self, kind: OpKind, layer_type: &str) -> OpRecord {
+        let count = self.counts.entry(layer_type.to_owned()).or_insert(0);
+        *count += 1;
+        let type_index = *count;
+        let step_index = if kind == OpKind::Op {
+            self.step += 1;
+            self.step
+        } else {
+            0
+        };
+        OpRecord::new(kind, layer_type, type_index, step_index)
+    }
+}
+
 impl OpRecord {
     /// A first-pass record of a single-pass layer, every optional fact absent: the base
     /// that generators of synthetic traces fill in.

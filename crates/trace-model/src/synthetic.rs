@@ -5,8 +5,6 @@
 //! shape as the `stack8`/`stack40` fixtures, at any size. Every record is consistent, so the
 //! result passes [`Trace::validate`](crate::Trace::validate).
 
-use indexmap::IndexMap;
-
 use crate::records::*;
 
 const WIDTH: u64 = 64;
@@ -15,8 +13,7 @@ const FLOAT_BYTES: u64 = 4;
 
 struct Builder {
     trace: Trace,
-    type_counts: IndexMap<String, u32>,
-    step: u32,
+    labels: LabelCounter,
 }
 
 impl Builder {
@@ -99,52 +96,19 @@ impl Builder {
         calls: &[String],
         params: Vec<String>,
     ) -> String {
-        let type_index = {
-            let count = self.type_counts.entry(layer_type.to_owned()).or_insert(0);
-            *count += 1;
-            *count
-        };
-        let step_index = if kind == OpKind::Op {
-            self.step += 1;
-            self.step
-        } else {
-            0
-        };
-        let mut record =
-            OpRecord::new(kind, layer_type, type_index, step_index).with_parents(parents);
-        let label = record.label.clone();
-        for parent in parents {
-            let parent_op = self
-                .trace
-                .ops
-                .iter_mut()
-                .rev()
-                .find(|op| &op.label == parent)
-                .expect("parents are recorded first");
-            parent_op.children.push(label.clone());
-        }
-        for call in calls {
-            let record = self
-                .trace
-                .module_calls
-                .iter_mut()
-                .find(|c| &c.label == call)
-                .expect("calls are opened first");
-            record.ops.push(label.clone());
-        }
+        let mut record = self.labels.next(kind, layer_type).with_parents(parents);
         record.shape = Some(vec![BATCH, WIDTH]);
         record.dtype = Some("float32".to_owned());
         record.bytes = Some(BATCH * WIDTH * FLOAT_BYTES);
         record.modules = calls.to_vec();
         record.params = params;
         if kind == OpKind::Op {
-            record.duration_s = Some(1.0e-5 * f64::from(step_index % 7 + 1));
+            record.duration_s = Some(1.0e-5 * f64::from(record.step_index % 7 + 1));
             record.flops = Some(2 * BATCH * WIDTH * WIDTH);
         }
         record.magnitude = Some(0.5);
         record.finiteness = Some(Finiteness::Finite);
-        self.trace.ops.push(record);
-        label
+        self.trace.push_op(record)
     }
 
     /// Marks `op` as the single-op output of the innermost call in `calls`.
@@ -208,8 +172,7 @@ impl Builder {
 pub fn residual_stack(blocks: usize) -> Trace {
     let mut builder = Builder {
         trace: Trace::empty("SyntheticStack"),
-        type_counts: IndexMap::new(),
-        step: 0,
+        labels: LabelCounter::default(),
     };
     let input = builder.op(OpKind::Input, "input", &[], &[], Vec::new());
     let mut x = builder.linear("embed", "Linear", "self", &[], &input, true);
