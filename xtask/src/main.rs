@@ -3,7 +3,7 @@
 //! * `setup`: install what the build and tests need and is missing: system packages with
 //!   apt-get when run as root (`pkg-config`, `libcairo2-dev`, fonts, Graphviz for reference
 //!   drawings), and the Python environment of the adapter (torch, torchlens) cached outside
-//!   the repository.
+//!   the repository. `setup --system`: the system packages only (enough to build and draw).
 //! * `test`: `setup`, then every Rust test and the adapter's pytest suite.
 //! * `fixtures [NAME ...]`: re-trace the fixture models with TorchLens, export them, and
 //!   rewrite them in canonical form (load + save with `tl-trace-model`).
@@ -34,13 +34,14 @@ const SYSTEM_PACKAGES: &[&str] = &[
 fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
+        Some("setup") if args.get(1).map(String::as_str) == Some("--system") => install_system_packages(),
         Some("setup") => setup().map(|_| ()),
         Some("test") => test(),
         Some("fixtures") => fixtures(&args[1..]),
         Some("canonicalize") => canonicalize_all(args[1..].iter().map(PathBuf::from)),
         Some("theme-check") => theme_check(),
         _ => Err(format!(
-            "unknown task {:?}; tasks: setup, test, fixtures [NAME ...], canonicalize FILE ..., theme-check",
+            "unknown task {:?}; tasks: setup [--system], test, fixtures [NAME ...], canonicalize FILE ..., theme-check",
             args.first().map(String::as_str).unwrap_or("")
         )),
     };
