@@ -29,7 +29,7 @@ pub fn fixture_files() -> Vec<PathBuf> {
 
 /// True when a fixture file holds a bundle rather than a single trace.
 pub fn is_bundle(text: &str) -> bool {
-    text.contains("\"format\": \"tl-bundle\"")
+    tl_trace_model::format_of(text).as_deref() == Some(tl_trace_model::BUNDLE_FORMAT)
 }
 
 /// Set `TL_UPDATE_GOLDEN=1` to rewrite golden files instead of comparing with them.

@@ -15,7 +15,7 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
-use tl_trace_model::{Bundle, Trace, BUNDLE_FORMAT};
+use tl_trace_model::Document;
 
 type Result<T> = std::result::Result<T, String>;
 
@@ -237,23 +237,13 @@ fn canonicalize_all(paths: impl Iterator<Item = PathBuf>) -> Result<()> {
 
 /// Loads (validating) and saves a trace or bundle in canonical form.
 fn canonicalize(path: &Path) -> Result<()> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let describe =
         |e: tl_trace_model::TraceError| format!("{}: {e} [{}]", path.display(), e.code());
-    if text.contains(&format!("\"format\": \"{BUNDLE_FORMAT}\"")) {
-        Bundle::from_json(&text)
-            .map_err(describe)?
-            .save(path)
-            .map_err(describe)
-    } else {
-        Trace::from_json(&text)
-            .map_err(describe)?
-            .save(path)
-            .map_err(describe)
-    }
+    Document::load(path)
+        .map_err(describe)?
+        .save(path)
+        .map_err(describe)
 }
-
 /// Checks WCAG 2.1 AA contrast of text on every fill of every built-in theme.
 fn theme_check() -> Result<()> {
     let mut failures = Vec::new();

@@ -24,7 +24,7 @@ pub use tl_collapse::schedule::{readable_band, Schedule, Step};
 pub use tl_collapse::BufferVisibility;
 pub use tl_render_cairo::Rendered;
 pub use tl_style::{Direction, LabelField, NodeStyle};
-pub use tl_trace_model::{Bundle, OpKind, OpRecord, Trace, TraceError};
+pub use tl_trace_model::{Bundle, Document, OpKind, OpRecord, Trace, TraceError};
 
 use tl_style::format;
 

@@ -9,7 +9,7 @@ use tl_draw::options::{
     parse_view,
 };
 use tl_draw::{
-    draw, BatchRender, Bundle, Collapse, DrawError, DrawOptions, GraphKind, LayoutEngine, Trace,
+    draw, BatchRender, Collapse, Document, DrawError, DrawOptions, GraphKind, LayoutEngine, Trace,
     TraceError, Written,
 };
 
@@ -214,22 +214,18 @@ impl DrawArgs {
 }
 
 fn check(path: &Path) -> Result<String, TraceError> {
-    let text = std::fs::read_to_string(path).map_err(|source| TraceError::Read {
-        path: path.to_owned(),
-        source,
-    })?;
-    if text.contains("\"format\": \"tl-bundle\"") {
-        let bundle = Bundle::from_json(&text)?;
-        let names: Vec<&str> = bundle.members.iter().map(|m| m.name.as_str()).collect();
-        Ok(format!(
-            "bundle of {} members ({}), baseline {}; {}",
-            names.len(),
-            names.join(", "),
-            bundle.baseline,
-            tl_draw::summary(&bundle.members[0].trace)
-        ))
-    } else {
-        Ok(tl_draw::summary(&Trace::from_json(&text)?))
+    match Document::load(path)? {
+        Document::Bundle(bundle) => {
+            let names: Vec<&str> = bundle.members.iter().map(|m| m.name.as_str()).collect();
+            Ok(format!(
+                "bundle of {} members ({}), baseline {}; {}",
+                names.len(),
+                names.join(", "),
+                bundle.baseline,
+                tl_draw::summary(&bundle.members[0].trace)
+            ))
+        }
+        Document::Trace(trace) => Ok(tl_draw::summary(&trace)),
     }
 }
 

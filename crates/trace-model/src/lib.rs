@@ -159,6 +159,48 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TraceError> {
     Ok(())
 }
 
+/// The `format` field of a document (`tl-trace`, `tl-bundle`), read without parsing the
+/// rest; `None` for text that is not a JSON object with a string `format`.
+pub fn format_of(text: &str) -> Option<String> {
+    match serde_json::from_str::<Envelope>(text).ok()?.format? {
+        serde_json::Value::String(format) => Some(format),
+        _ => None,
+    }
+}
+
+/// A trace or a bundle file, told apart by its `format` field.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Document {
+    /// A `tl-trace` file (boxed: a trace is much larger than a bundle's handle).
+    Trace(Box<Trace>),
+    /// A `tl-bundle` file.
+    Bundle(Bundle),
+}
+
+impl Document {
+    /// Parses and validates either kind of document (a trace unless it says it is a bundle).
+    pub fn from_json(text: &str) -> Result<Document, TraceError> {
+        if format_of(text).as_deref() == Some(BUNDLE_FORMAT) {
+            Bundle::from_json(text).map(Document::Bundle)
+        } else {
+            Trace::from_json(text).map(|trace| Document::Trace(Box::new(trace)))
+        }
+    }
+
+    /// Reads, parses and validates a trace or bundle file.
+    pub fn load(path: impl AsRef<Path>) -> Result<Document, TraceError> {
+        Document::from_json(&read_text(path.as_ref())?)
+    }
+
+    /// Writes the canonical JSON atomically.
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<(), TraceError> {
+        match self {
+            Document::Trace(trace) => trace.save(path),
+            Document::Bundle(bundle) => bundle.save(path),
+        }
+    }
+}
+
 impl Picture {
     /// The PNG file's bytes.
     pub fn png_bytes(&self) -> Result<Vec<u8>, base64::DecodeError> {

@@ -379,3 +379,17 @@ fn save_into_an_unwritable_place_fails_cleanly() {
     let error = trace.save(blocker.join("trace.json")).unwrap_err();
     assert_error(&error, "trace_write_failed", &["cannot write", "writable"]);
 }
+
+#[test]
+fn documents_are_told_apart_by_their_format_field_not_their_layout() {
+    let minified = serde_json::to_string(&serde_json::from_str::<Value>(BUNDLE).unwrap()).unwrap();
+    assert!(matches!(
+        tl_trace_model::Document::from_json(&minified).unwrap(),
+        tl_trace_model::Document::Bundle(_)
+    ));
+    assert!(matches!(
+        tl_trace_model::Document::from_json(BASE).unwrap(),
+        tl_trace_model::Document::Trace(_)
+    ));
+    assert_eq!(tl_trace_model::format_of("[1]"), None);
+}
