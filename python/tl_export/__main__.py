@@ -1,8 +1,10 @@
-"""Command line: ``python -m tl_export fixtures OUT_DIR [NAME ...]`` rebuilds the fixtures."""
+"""Command line: ``python -m tl_export fixtures OUT_DIR [NAME ...]`` rebuilds the fixtures;
+``python -m tl_export time-draw NAME ...`` times TorchLens's own drawing of fixture models."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from .fixtures import FIXTURES, build
@@ -15,6 +17,10 @@ def main(argv: list[str] | None = None) -> int:
     fixtures.add_argument("out_dir", help="folder for <name>.json and reference/<name>.dot")
     fixtures.add_argument("names", nargs="*", help=f"only these ({', '.join(f.name for f in FIXTURES)})")
     commands.add_parser("list", help="list the fixtures")
+    timing = commands.add_parser("time-draw", help="time TorchLens's SVG drawing of fixture models (JSON lines)")
+    timing.add_argument("names", nargs="+", help="fixtures to draw")
+    timing.add_argument("--collapse", default="none,auto", help="collapse modes, comma separated")
+    timing.add_argument("--runs", type=int, default=3, help="runs per measurement (the median is kept)")
     args = parser.parse_args(argv)
     if args.command == "list":
         for fixture in FIXTURES:
@@ -23,6 +29,12 @@ def main(argv: list[str] | None = None) -> int:
     unknown = sorted(set(args.names) - {f.name for f in FIXTURES})
     if unknown:
         parser.error(f"unknown fixture(s) {', '.join(unknown)}; `python -m tl_export list` names them")
+    if args.command == "time-draw":
+        from .timing import time_draws
+
+        for result in time_draws(args.names, args.collapse.split(","), args.runs):
+            print(json.dumps(result), flush=True)
+        return 0
     for path in build(args.out_dir, args.names or None):
         print(path)
     return 0

@@ -9,6 +9,12 @@
 //!   rewrite them in canonical form (load + save with `tl-trace-model`).
 //! * `canonicalize FILE ...`: validate trace/bundle files and rewrite them canonically.
 //! * `theme-check`: every theme's text meets WCAG contrast on every fill it uses.
+//! * `synth`: write the synthetic transformer traces (1,000, 10,000 and 100,000 operations)
+//!   to `target/synthetic`.
+//! * `bench`: time the release program against the budgets of `docs/performance.md`.
+//! * `bench-compare`: time TorchLens 2.36.1's `draw` and tl-draw on the same models.
+
+mod bench;
 
 use std::env;
 use std::ffi::OsStr;
@@ -40,8 +46,16 @@ fn main() -> ExitCode {
         Some("fixtures") => fixtures(&args[1..]),
         Some("canonicalize") => canonicalize_all(args[1..].iter().map(PathBuf::from)),
         Some("theme-check") => theme_check(),
+        Some("synth") => bench::synthetic_traces().map(|paths| {
+            for path in paths {
+                println!("{}", path.display());
+            }
+        }),
+        Some("bench") => bench::bench(),
+        Some("bench-compare") => setup().and_then(|python| bench::compare(&python)),
+        Some("time-draws") => bench::time_draws(&args[1..]),
         _ => Err(format!(
-            "unknown task {:?}; tasks: setup [--system], test, fixtures [NAME ...], canonicalize FILE ..., theme-check",
+            "unknown task {:?}; tasks: setup [--system], test, fixtures [NAME ...], canonicalize FILE ..., theme-check, synth, bench, bench-compare",
             args.first().map(String::as_str).unwrap_or("")
         )),
     };

@@ -5,21 +5,19 @@
 use tl_trace_model::{OpKind, Trace};
 
 use crate::schedule::Facts;
-use crate::BufferVisibility;
+use crate::{BufferVisibility, TraceIndex};
 
 /// The shortest run worth folding.
 pub const MIN_RUN: usize = 3;
 
 /// What makes two sibling modules "identical": class, the types of the ops they run in
 /// order, and their parameter counts.
-fn signature(facts: &Facts<'_>, address: &str) -> (String, Vec<String>, u64, u64) {
-    let module = facts.tree.module(address).expect("siblings are modules");
+fn signature(facts: &Facts<'_, '_>, address: &str) -> (String, Vec<String>, u64, u64) {
+    let module = facts.tree().module(address).expect("siblings are modules");
     let op_types = facts
-        .ops_in
-        .get(address)
-        .into_iter()
-        .flatten()
-        .map(|&i| &facts.trace.ops[i])
+        .ops_in(address)
+        .iter()
+        .map(|&i| &facts.trace().ops[i])
         .filter(|op| op.kind == OpKind::Op)
         .map(|op| op.layer_type.clone())
         .collect();
@@ -56,7 +54,8 @@ fn stem(address: &str) -> &str {
 /// Every foldable run of the trace, longest first within each parent, members in flow
 /// order (representative first).
 pub fn repeat_runs(trace: &Trace, buffers: BufferVisibility) -> Vec<Vec<String>> {
-    let facts = Facts::new(trace, buffers);
+    let index = TraceIndex::new(trace);
+    let facts = Facts::new(&index, buffers);
     let mut runs = Vec::new();
     let mut parents = vec!["self".to_owned()];
     while let Some(parent) = parents.pop() {

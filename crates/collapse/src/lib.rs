@@ -15,16 +15,17 @@
 //! options give the same graph.
 
 pub mod folds;
+mod index;
 pub mod rolled;
 pub mod schedule;
 mod tree;
 
-use std::collections::HashMap;
-
 use indexmap::IndexMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet};
 use tl_trace_model::{OpKind, OpRecord, Trace};
 
-pub use tree::ModuleTree;
+pub use index::TraceIndex;
+pub use tree::{ModuleId, ModuleTree};
 
 /// Which buffer versions are drawn (`show_buffers=`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -234,7 +235,8 @@ impl VisibilityError {
 const BOOKKEEPING_BUFFERS: [&str; 3] = ["running_mean", "running_var", "num_batches_tracked"];
 
 /// Per op: hidden with the buffers under `buffers`.
-pub fn hidden_ops(trace: &Trace, buffers: BufferVisibility) -> Vec<bool> {
+pub fn hidden_ops(index: &TraceIndex<'_>, buffers: BufferVisibility) -> Vec<bool> {
+    let trace = index.trace;
     let hide_buffer = |op: &OpRecord| match (&op.buffer, buffers) {
         (_, BufferVisibility::Always) | (None, _) => false,
         (Some(_), BufferVisibility::Never) => true,
@@ -247,47 +249,19 @@ pub fn hidden_ops(trace: &Trace, buffers: BufferVisibility) -> Vec<bool> {
     if buffers == BufferVisibility::Always {
         return hidden;
     }
-    let index = label_index(trace);
     // An operation that only touches hidden buffers (the step-counter update) goes too.
     for (i, op) in trace.ops.iter().enumerate() {
         if op.kind != OpKind::Op {
             continue;
         }
-        let neighbours: Vec<usize> = op
-            .parents
-            .iter()
-            .chain(&op.children)
-            .map(|label| index[label.as_str()])
-            .collect();
-        if !neighbours.is_empty()
-            && neighbours
-                .iter()
-                .all(|&n| hidden[n] && trace.ops[n].kind == OpKind::Buffer)
+        let mut neighbours = index.parents(i).iter().chain(index.children(i)).peekable();
+        if neighbours.peek().is_some()
+            && neighbours.all(|&n| hidden[n] && trace.ops[n].kind == OpKind::Buffer)
         {
             hidden[i] = true;
         }
     }
     hidden
-}
-
-/// Module-call label to index in `trace.module_calls`.
-pub(crate) fn call_index(trace: &Trace) -> HashMap<&str, usize> {
-    trace
-        .module_calls
-        .iter()
-        .enumerate()
-        .map(|(i, call)| (call.label.as_str(), i))
-        .collect()
-}
-
-/// Op label to index in `trace.ops`.
-pub(crate) fn label_index(trace: &Trace) -> HashMap<&str, usize> {
-    trace
-        .ops
-        .iter()
-        .enumerate()
-        .map(|(i, op)| (op.label.as_str(), i))
-        .collect()
 }
 
 /// The module-call stack that decides depth folding: the op's own stack without its atomic
@@ -317,10 +291,8 @@ enum Group {
 }
 
 /// Decides, per op, the group that holds it (if any).
-struct Grouping<'t> {
-    trace: &'t Trace,
-    tree: ModuleTree<'t>,
-    calls: HashMap<&'t str, usize>,
+struct Grouping<'i, 't> {
+    index: &'i TraceIndex<'t>,
     /// The plan by address: what each planned module belongs to.
     planned: HashMap<&'t str, Planned>,
     /// The plan's op capsules by op label.
@@ -336,7 +308,7 @@ enum Planned {
 }
 
 fn index_plan(plan: Option<&Plan>) -> HashMap<&str, Planned> {
-    let mut planned = HashMap::new();
+    let mut planned = HashMap::default();
     if let Some(plan) = plan {
         for address in &plan.boxes {
             planned.insert(address.as_str(), Planned::Box);
@@ -355,27 +327,28 @@ fn index_plan(plan: Option<&Plan>) -> HashMap<&str, Planned> {
     planned
 }
 
-impl<'t> Grouping<'t> {
+impl Grouping<'_, '_> {
     /// The call of `address` in the op's stack (for per-call boxes of modules called often).
-    fn call_of(&self, op: &OpRecord, address: &str) -> Option<usize> {
-        op.modules
+    fn call_of(&self, op: usize, address: &str) -> Option<usize> {
+        self.index
+            .stack(op)
             .iter()
-            .map(|label| self.calls[label.as_str()])
-            .find(|&call| self.trace.module_calls[call].address == address)
+            .copied()
+            .find(|&call| self.index.trace.module_calls[call].address == address)
     }
 
     /// One box per call of the module (a container that is never called: one box).
-    fn box_group(&self, op: &OpRecord, address: &str) -> Group {
+    fn box_group(&self, op: usize, address: &str) -> Group {
         Group::Box(address.to_owned(), self.call_of(op, address))
     }
 
-    fn depth_group(&self, op: &OpRecord, depth: usize) -> Option<Group> {
+    fn depth_group(&self, i: usize, op: &OpRecord, depth: usize) -> Option<Group> {
         let stack = folding_stack(op);
         if depth == 0 || stack.len() < depth {
             return None;
         }
-        let call = self.calls[stack[depth - 1].as_str()];
-        let address = &self.trace.module_calls[call].address;
+        let call = self.index.stack(i)[depth - 1];
+        let address = &self.index.trace.module_calls[call].address;
         Some(Group::Box(address.clone(), Some(call)))
     }
 
@@ -383,7 +356,7 @@ impl<'t> Grouping<'t> {
         if let Some(&index) = self.op_segment_of.get(op.label.as_str()) {
             return Some(Group::OpSegment(index));
         }
-        let path = self.tree.path(index);
+        let path = self.index.tree.path(index);
         // Capsules and folds take their members whole, own ops included.
         for address in path {
             match self.planned.get(address) {
@@ -402,7 +375,7 @@ impl<'t> Grouping<'t> {
         trimmed
             .iter()
             .find(|address| matches!(self.planned.get(**address), Some(Planned::Box)))
-            .map(|address| self.box_group(op, address))
+            .map(|address| self.box_group(index, address))
     }
 }
 
@@ -411,13 +384,21 @@ pub fn visible_graph(
     trace: &Trace,
     options: &VisibilityOptions,
 ) -> Result<VisibleGraph, VisibilityError> {
-    let hidden = hidden_ops(trace, options.buffers);
-    let ops_by_label = label_index(trace);
-    let calls = call_index(trace);
+    let index = TraceIndex::new(trace);
+    let hidden = hidden_ops(&index, options.buffers);
+    visible_graph_with(&index, hidden, options)
+}
+
+/// [`visible_graph`] over an existing index, with the ops hidden under `options.buffers`
+/// already computed ([`hidden_ops`]): what the planner calls once per candidate plan.
+pub fn visible_graph_with(
+    index: &TraceIndex<'_>,
+    hidden: Vec<bool>,
+    options: &VisibilityOptions,
+) -> Result<VisibleGraph, VisibilityError> {
+    let trace = index.trace;
     let grouping = Grouping {
-        trace,
-        tree: ModuleTree::new(trace),
-        calls,
+        index,
         planned: index_plan(options.plan.as_ref()),
         op_segment_of: options
             .plan
@@ -427,7 +408,7 @@ pub fn visible_graph(
             .collect(),
     };
     let inside = match &options.focus {
-        Some(address) => Some(focus_members(trace, &grouping.tree, address)?),
+        Some(address) => Some(focus_members(trace, &index.tree, address)?),
         None => None,
     };
     let in_view = |i: usize| inside.as_ref().is_none_or(|inside| inside[i]);
@@ -443,11 +424,11 @@ pub fn visible_graph(
             }
             match &options.plan {
                 Some(_) => grouping.plan_group(i, op),
-                None => grouping.depth_group(op, options.depth as usize),
+                None => grouping.depth_group(i, op, options.depth as usize),
             }
         })
         .collect();
-    let mut used: HashMap<&Group, usize> = HashMap::new();
+    let mut used: HashMap<&Group, usize> = HashMap::default();
     for (i, group) in groups.iter().enumerate() {
         if let (Some(group), false) = (group, hidden[i]) {
             *used.entry(group).or_default() += 1;
@@ -457,26 +438,26 @@ pub fn visible_graph(
     // 2. Nodes in execution order; a group appears where its first drawn op ran.
     let mut nodes: Vec<Node> = Vec::new();
     let mut node_of_op: Vec<Option<usize>> = vec![None; trace.ops.len()];
-    let mut node_of_group: HashMap<Group, usize> = HashMap::new();
+    let mut node_of_group: HashMap<Group, usize> = HashMap::default();
     let mut chains: Vec<Vec<usize>> = Vec::new();
-    let boxed_addresses: std::collections::HashSet<&str> = used
+    let boxed_addresses: FxHashSet<&str> = used
         .keys()
         .filter_map(|group| match group {
             Group::Box(address, _) => Some(address.as_str()),
             _ => None,
         })
         .collect();
-    for (i, op) in trace.ops.iter().enumerate() {
-        if let Some(group) = groups[i].as_ref().filter(|g| used.contains_key(g)) {
+    for (i, group) in groups.iter().enumerate() {
+        if let Some(group) = group.as_ref().filter(|g| used.contains_key(g)) {
             let node = match node_of_group.get(group) {
                 Some(&node) => node,
                 None => {
-                    let (kind, anchor) = group_node(trace, options.plan.as_ref(), group);
+                    let (kind, anchor) = group_node(index, options.plan.as_ref(), group);
                     nodes.push(Node {
                         kind,
                         cluster: None,
                     });
-                    chains.push(open_chain(&grouping, op, &anchor));
+                    chains.push(open_chain(index, i, &anchor));
                     node_of_group.insert(group.clone(), nodes.len() - 1);
                     nodes.len() - 1
                 }
@@ -500,11 +481,7 @@ pub fn visible_graph(
         });
         let boxed =
             |call: usize| boxed_addresses.contains(trace.module_calls[call].address.as_str());
-        let stack: Vec<usize> = op
-            .modules
-            .iter()
-            .map(|label| grouping.calls[label.as_str()])
-            .collect();
+        let stack = index.stack(i);
         let open = stack
             .iter()
             .position(|&call| boxed(call))
@@ -513,7 +490,7 @@ pub fn visible_graph(
         node_of_op[i] = Some(nodes.len() - 1);
     }
     // Ops of a boxed module drawn outside its box are "surfaced": the counts leave them out.
-    let mut boxes_of: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut boxes_of: HashMap<String, Vec<usize>> = HashMap::default();
     for (position, node) in nodes.iter().enumerate() {
         if let NodeKind::ModuleBox(module_box) = &node.kind {
             boxes_of
@@ -527,7 +504,7 @@ pub fn visible_graph(
         if !matches!(nodes[node].kind, NodeKind::Op(_)) {
             continue;
         }
-        for address in grouping.tree.path(i) {
+        for address in index.tree.path(i) {
             for &position in boxes_of.get(*address).into_iter().flatten() {
                 if let NodeKind::ModuleBox(module_box) = &mut nodes[position].kind {
                     module_box.surfaced.push(i);
@@ -539,8 +516,7 @@ pub fn visible_graph(
     // 3. Focus stubs: one per outside op that feeds, or reads from, the focused module.
     if let Some(inside) = &inside {
         add_stubs(
-            trace,
-            &ops_by_label,
+            index,
             inside,
             &hidden,
             &mut nodes,
@@ -550,7 +526,7 @@ pub fn visible_graph(
     }
 
     let clusters = assign_clusters(&mut nodes, &chains, trace.module_calls.len());
-    let edges = merge_edges(trace, &ops_by_label, &node_of_op, false);
+    let edges = merge_edges(index, &node_of_op, false);
 
     Ok(VisibleGraph {
         nodes,
@@ -576,7 +552,7 @@ pub(crate) fn assign_clusters(
         }
     }
     let mut clusters: Vec<Cluster> = Vec::new();
-    let mut cluster_of_call: HashMap<usize, usize> = HashMap::new();
+    let mut cluster_of_call: HashMap<usize, usize> = HashMap::default();
     for (node, chain) in nodes.iter_mut().zip(chains) {
         let mut parent = None;
         for &call in chain.iter().filter(|&&call| members[call] >= 2) {
@@ -595,23 +571,16 @@ pub(crate) fn assign_clusters(
 /// in execution order. Pairs inside one node are dropped unless `self_loops` (a rolled layer
 /// feeding its own next pass).
 pub(crate) fn merge_edges(
-    trace: &Trace,
-    ops_by_label: &HashMap<&str, usize>,
+    index: &TraceIndex<'_>,
     node_of_op: &[Option<usize>],
     self_loops: bool,
 ) -> Vec<Edge> {
     let mut edges: IndexMap<(usize, usize), Vec<(usize, usize)>> = IndexMap::new();
-    for (child, op) in trace.ops.iter().enumerate() {
-        let Some(to) = node_of_op[child] else {
+    for (child, to) in node_of_op.iter().enumerate() {
+        let Some(to) = *to else {
             continue;
         };
-        let mut seen = Vec::new();
-        for label in &op.parents {
-            let parent = ops_by_label[label.as_str()];
-            if seen.contains(&parent) {
-                continue;
-            }
-            seen.push(parent);
+        for &parent in index.parents(child) {
             if let Some(from) = node_of_op[parent].filter(|&from| self_loops || from != to) {
                 edges.entry((from, to)).or_default().push((parent, child));
             }
@@ -624,7 +593,8 @@ pub(crate) fn merge_edges(
 }
 
 /// The node of a group and the address whose enclosing calls stay open around it.
-fn group_node(trace: &Trace, plan: Option<&Plan>, group: &Group) -> (NodeKind, String) {
+fn group_node(index: &TraceIndex<'_>, plan: Option<&Plan>, group: &Group) -> (NodeKind, String) {
+    let trace = index.trace;
     let parent_of = |address: &str| {
         address
             .rsplit_once('.')
@@ -668,13 +638,9 @@ fn group_node(trace: &Trace, plan: Option<&Plan>, group: &Group) -> (NodeKind, S
         }
         // Anchored at the first op's own module: the capsule stays in the clusters its
         // operations share (the planner only joins ops of one cluster).
-        Group::OpSegment(index) => {
-            let first = &plan.expect("op segments come from a plan").op_segments[*index][0];
-            let op = trace
-                .ops
-                .iter()
-                .find(|op| &op.label == first)
-                .expect("planned ops exist");
+        Group::OpSegment(segment) => {
+            let first = &plan.expect("op segments come from a plan").op_segments[*segment][0];
+            let op = &trace.ops[index.op(first).expect("planned ops exist")];
             let anchor = op
                 .modules
                 .last()
@@ -710,13 +676,16 @@ fn single_call(trace: &Trace, address: &str) -> Option<usize> {
 
 /// The calls (outermost first) that stay open around a group anchored at `anchor`: the
 /// op's calls of modules strictly enclosing the anchor.
-fn open_chain(grouping: &Grouping<'_>, op: &OpRecord, anchor: &str) -> Vec<usize> {
-    op.modules
+fn open_chain(index: &TraceIndex<'_>, op: usize, anchor: &str) -> Vec<usize> {
+    index
+        .stack(op)
         .iter()
-        .map(|label| grouping.calls[label.as_str()])
+        .copied()
         .filter(|&call| {
-            let address = &grouping.trace.module_calls[call].address;
-            anchor.starts_with(&format!("{address}."))
+            let address = &index.trace.module_calls[call].address;
+            anchor.len() > address.len()
+                && anchor.starts_with(address.as_str())
+                && anchor.as_bytes()[address.len()] == b'.'
         })
         .collect()
 }
@@ -751,8 +720,7 @@ fn focus_members(
 }
 
 fn add_stubs(
-    trace: &Trace,
-    ops_by_label: &HashMap<&str, usize>,
+    index: &TraceIndex<'_>,
     inside: &[bool],
     hidden: &[bool],
     nodes: &mut Vec<Node>,
@@ -760,21 +728,13 @@ fn add_stubs(
     chains: &mut Vec<Vec<usize>>,
 ) {
     let mut stubs: Vec<(usize, StubSide)> = Vec::new();
-    for op in trace
-        .ops
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| inside[*i])
-        .map(|(_, op)| op)
-    {
-        for label in &op.parents {
-            let parent = ops_by_label[label.as_str()];
+    for op in (0..inside.len()).filter(|&i| inside[i]) {
+        for &parent in index.parents(op) {
             if !inside[parent] && !hidden[parent] && !stubs.contains(&(parent, StubSide::Input)) {
                 stubs.push((parent, StubSide::Input));
             }
         }
-        for label in &op.children {
-            let child = ops_by_label[label.as_str()];
+        for &child in index.children(op) {
             if !inside[child] && !hidden[child] && !stubs.iter().any(|(o, _)| *o == child) {
                 stubs.push((child, StubSide::Output));
             }

@@ -8,7 +8,7 @@ use indexmap::IndexMap;
 use tl_trace_model::Trace;
 
 use crate::{
-    assign_clusters, hidden_ops, label_index, merge_edges, BufferVisibility, Edge, Node, NodeKind,
+    assign_clusters, hidden_ops, merge_edges, BufferVisibility, Edge, Node, NodeKind, TraceIndex,
     VisibleGraph,
 };
 
@@ -31,23 +31,22 @@ pub fn rolled_graph(
     buffers: BufferVisibility,
     depth: u32,
 ) -> (VisibleGraph, Vec<PassLabels>) {
-    let hidden = hidden_ops(trace, buffers);
-    let index = label_index(trace);
-    let calls = crate::call_index(trace);
+    let index = TraceIndex::new(trace);
+    let hidden = hidden_ops(&index, buffers);
 
     // Layers, or the box of the module that holds them, in order of their first op.
-    let box_of = |op: &tl_trace_model::OpRecord| {
-        let stack = crate::folding_stack(op);
+    let box_of = |i: usize| {
+        let folding = crate::folding_stack(&trace.ops[i]).len();
         let depth = depth as usize;
-        (depth > 0 && stack.len() >= depth).then(|| {
-            trace.module_calls[calls[stack[depth - 1].as_str()]]
+        (depth > 0 && folding >= depth).then(|| {
+            trace.module_calls[index.stack(i)[depth - 1]]
                 .address
                 .as_str()
         })
     };
     let mut layers: IndexMap<(bool, &str), Vec<usize>> = IndexMap::new();
     for (i, op) in trace.ops.iter().enumerate() {
-        match box_of(op) {
+        match box_of(i) {
             Some(address) => layers.entry((true, address)).or_default().push(i),
             None if !hidden[i] => layers
                 .entry((false, op.layer_label.as_str()))
@@ -69,11 +68,10 @@ pub fn rolled_graph(
         }
         // Clusters per module address, represented by the address's first call; a box sits
         // in the clusters of the modules around it.
-        let first = &trace.ops[passes[0]];
-        let addresses = first
-            .modules
+        let addresses = index
+            .stack(passes[0])
             .iter()
-            .map(|label| trace.module_calls[calls[label.as_str()]].address.as_str());
+            .map(|&call| trace.module_calls[call].address.as_str());
         let enclosing: Vec<&str> = if boxed {
             addresses.take_while(|address| *address != name).collect()
         } else {
@@ -102,7 +100,6 @@ pub fn rolled_graph(
         });
     }
     // Ops of a boxed module drawn beside its box.
-    let tree = crate::ModuleTree::new(trace);
     let boxes: HashMap<String, usize> = nodes
         .iter()
         .enumerate()
@@ -114,7 +111,7 @@ pub fn rolled_graph(
     for (i, node) in node_of_op.iter().enumerate() {
         let drawn_alone = node.is_some_and(|node| matches!(nodes[node].kind, NodeKind::Layer(_)));
         if drawn_alone {
-            for address in tree.path(i) {
+            for address in index.tree.path(i) {
                 if let Some(&position) = boxes.get(*address) {
                     if let NodeKind::ModuleBox(b) = &mut nodes[position].kind {
                         b.surfaced.push(i);
@@ -126,7 +123,7 @@ pub fn rolled_graph(
 
     let clusters = assign_clusters(&mut nodes, &chains, trace.module_calls.len());
     // Every dataflow pair between two layers, so the pass labels can be read off them.
-    let mut edges = merge_edges(trace, &index, &node_of_op, true);
+    let mut edges = merge_edges(&index, &node_of_op, true);
     // A layer may feed its own next pass; what runs inside a box stays inside it.
     edges
         .retain(|edge| edge.from != edge.to || matches!(nodes[edge.from].kind, NodeKind::Layer(_)));
@@ -211,7 +208,7 @@ pub fn call_groups(trace: &Trace, passes: &[usize]) -> Option<Vec<Vec<u32>>> {
             .and_then(|m| m.rsplit_once(':'))
             .and_then(|(_, index)| index.parse::<u32>().ok())
     };
-    let index = label_index(trace);
+    let index = TraceIndex::new(trace);
     let layer = &trace.ops[passes[0]].layer_label;
     // Union-find over passes: pass i reaches pass j along the forward dataflow.
     let mut group: Vec<usize> = (0..passes.len()).collect();
@@ -226,8 +223,7 @@ pub fn call_groups(trace: &Trace, passes: &[usize]) -> Option<Vec<Vec<u32>>> {
         let mut stack = vec![start];
         let mut seen = HashSet::new();
         while let Some(op) = stack.pop() {
-            for child in &trace.ops[op].children {
-                let child = index[child.as_str()];
+            for &child in index.children(op) {
                 if !seen.insert(child) {
                     continue;
                 }

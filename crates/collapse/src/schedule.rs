@@ -9,11 +9,18 @@
 //! interior steps box the max plan's modules one at a time, cheapest first (box cost:
 //! grain, generic containers, dominance), keeping each step that lowers the node count.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
+
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use tl_trace_model::{OpKind, Trace};
 
-use crate::{hidden_ops, visible_graph, BufferVisibility, ModuleTree, Plan, VisibilityOptions};
+use crate::{
+    hidden_ops, index::Lists, visible_graph_with, BufferVisibility, ModuleId, ModuleTree, Plan,
+    TraceIndex, VisibilityOptions,
+};
 
 /// One stop of the schedule.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,26 +61,28 @@ pub fn readable_band(num_ops: u64) -> usize {
 }
 
 /// Facts the planner reads, computed once, so that planning stays linear in the trace.
-pub(crate) struct Facts<'t> {
-    pub(crate) trace: &'t Trace,
-    pub(crate) tree: ModuleTree<'t>,
+/// Per-module facts are vectors indexed by [`ModuleId`].
+pub(crate) struct Facts<'i, 't> {
+    pub(crate) index: &'i TraceIndex<'t>,
     pub(crate) hidden: Vec<bool>,
-    /// Per module address: index of the first op run inside it.
-    pub(crate) first_op: HashMap<&'t str, usize>,
-    /// Per module address: the ops whose path contains it.
-    pub(crate) ops_in: HashMap<&'t str, Vec<usize>>,
-    /// Per module address: drawn nodes a box of it would hold.
-    held: HashMap<&'t str, usize>,
-    /// Per module address: boxes it is drawn as (one per call; one for a container).
-    box_nodes: HashMap<&'t str, usize>,
-    /// Per op: indices of its parents and children.
-    parents: Vec<Vec<usize>>,
-    children: Vec<Vec<usize>>,
+    /// Per module: index of the first op run inside it (`usize::MAX`: none).
+    first_op: Vec<usize>,
+    /// Per module: the ops whose path contains it.
+    ops_in: Lists,
+    /// Per module: drawn nodes a box of it would hold.
+    held: Vec<usize>,
+    /// Per module: boxes it is drawn as (one per call; one for a container).
+    box_nodes: Vec<usize>,
+    /// Per module: its children that ran, in flow order, and its rank among its siblings.
+    children_flow: Lists,
+    rank: Vec<usize>,
     /// Operations in the trace.
     total_ops: usize,
     /// Nodes of the full drawing.
     full: usize,
     buffers: BufferVisibility,
+    /// Sibling links by parent address, computed on first use (each level asks again).
+    links: RefCell<FxHashMap<String, Rc<SiblingLinks>>>,
 }
 
 /// How the siblings of one parent connect: enough to test any run for being a chain in
@@ -83,7 +92,7 @@ pub(crate) struct SiblingLinks {
     pub(crate) siblings: Vec<String>,
     /// `linked[k]`: sibling `k` is fed only by sibling `k - 1`, which feeds only `k`.
     linked: Vec<bool>,
-    /// Distinct outside ops feeding each sibling.
+    /// Distinct outside ops feeding each sibling (the previous sibling included).
     sources: Vec<usize>,
     /// Distinct ops of each sibling read from outside it.
     exits: Vec<usize>,
@@ -99,21 +108,34 @@ impl SiblingLinks {
     }
 }
 
-impl<'t> Facts<'t> {
-    pub(crate) fn new(trace: &'t Trace, buffers: BufferVisibility) -> Facts<'t> {
-        let tree = ModuleTree::new(trace);
-        let hidden = hidden_ops(trace, buffers);
-        let index = crate::label_index(trace);
-        let mut first_op = HashMap::new();
-        let mut ops_in: HashMap<&'t str, Vec<usize>> = HashMap::new();
-        let mut held: HashMap<&'t str, usize> = HashMap::new();
-        let mut calls_held: HashMap<&'t str, std::collections::HashSet<Option<&str>>> =
-            HashMap::new();
+impl<'i, 't> Facts<'i, 't> {
+    pub(crate) fn new(index: &'i TraceIndex<'t>, buffers: BufferVisibility) -> Facts<'i, 't> {
+        let trace = index.trace;
+        let tree = &index.tree;
+        let modules = tree.len();
+        let hidden = hidden_ops(index, buffers);
+        let call_module: Vec<Option<ModuleId>> = trace
+            .module_calls
+            .iter()
+            .map(|call| tree.id(&call.address))
+            .collect();
+        let mut first_op = vec![usize::MAX; modules];
+        let ops_in = Lists::build(
+            (0..trace.ops.len()).map(|i| tree.path_ids(i).iter().map(|&id| id as usize)),
+        )
+        .inverse(modules);
+        let mut held = vec![0usize; modules];
+        // Calls of one module never interleave (a recursive call nests inside the outer
+        // one, and the outer call is the one counted), so counting changes counts calls.
+        let mut last_call: Vec<Option<Option<usize>>> = vec![None; modules];
+        let mut box_nodes = vec![0usize; modules];
         for (i, op) in trace.ops.iter().enumerate() {
-            let path = tree.path(i);
-            for &address in path {
-                first_op.entry(address).or_insert(i);
-                ops_in.entry(address).or_default().push(i);
+            let path = tree.path_ids(i);
+            for &id in path {
+                let id = id as usize;
+                if first_op[id] == usize::MAX {
+                    first_op[id] = i;
+                }
             }
             if hidden[i] {
                 continue;
@@ -124,43 +146,48 @@ impl<'t> Facts<'t> {
             } else {
                 path
             };
-            for &address in trimmed {
-                *held.entry(address).or_default() += 1;
-                let call = op
-                    .modules
+            for &id in trimmed {
+                let call = index
+                    .stack(i)
                     .iter()
-                    .find(|label| label.rsplit_once(':').is_some_and(|(a, _)| a == address));
-                calls_held
-                    .entry(address)
-                    .or_default()
-                    .insert(call.map(String::as_str));
+                    .copied()
+                    .find(|&call| call_module[call] == Some(id));
+                let id = id as usize;
+                held[id] += 1;
+                if last_call[id] != Some(call) {
+                    last_call[id] = Some(call);
+                    box_nodes[id] += 1;
+                }
             }
         }
-        let box_nodes = calls_held
-            .into_iter()
-            .map(|(address, calls)| (address, calls.len()))
-            .collect();
-        let parents = trace
-            .ops
-            .iter()
-            .map(|op| op.parents.iter().map(|p| index[p.as_str()]).collect())
-            .collect();
-        let children = trace
-            .ops
-            .iter()
-            .map(|op| op.children.iter().map(|c| index[c.as_str()]).collect())
-            .collect();
+        let children_flow = Lists::build((0..modules as ModuleId).map(|id| {
+            let mut children: Vec<usize> = tree
+                .record(id)
+                .children
+                .iter()
+                .filter_map(|child| tree.id(child))
+                .map(|child| child as usize)
+                .filter(|&child| first_op[child] != usize::MAX)
+                .collect();
+            children.sort_by_key(|&child| first_op[child]);
+            children.into_iter()
+        }));
+        let mut rank = vec![0usize; modules];
+        for id in 0..modules {
+            for (k, &child) in children_flow.row(id).iter().enumerate() {
+                rank[child] = k;
+            }
+        }
         let full = hidden.iter().filter(|&&h| !h).count();
         Facts {
-            trace,
-            tree,
+            index,
             hidden,
             first_op,
             ops_in,
             held,
             box_nodes,
-            parents,
-            children,
+            children_flow,
+            rank,
             total_ops: trace
                 .ops
                 .iter()
@@ -169,156 +196,170 @@ impl<'t> Facts<'t> {
                 .max(1),
             full,
             buffers,
+            links: RefCell::default(),
         }
     }
 
+    pub(crate) fn trace(&self) -> &'t Trace {
+        self.index.trace
+    }
+
+    pub(crate) fn tree(&self) -> &ModuleTree<'t> {
+        &self.index.tree
+    }
+
     fn share(&self, address: &str) -> f64 {
-        self.tree.op_count(address) as f64 / self.total_ops as f64
+        self.tree().op_count(address) as f64 / self.total_ops as f64
+    }
+
+    /// Per module fact at `address`, `missing` for unknown addresses.
+    fn fact<T: Copy>(&self, facts: &[T], address: &str, missing: T) -> T {
+        self.tree()
+            .id(address)
+            .map_or(missing, |id| facts[id as usize])
+    }
+
+    /// Index of the first op run inside `address`.
+    pub(crate) fn first_op(&self, address: &str) -> usize {
+        self.fact(&self.first_op, address, usize::MAX)
+    }
+
+    /// The ops whose path contains `address`.
+    pub(crate) fn ops_in(&self, address: &str) -> &[usize] {
+        self.tree()
+            .id(address)
+            .map_or(&[], |id| self.ops_in.row(id as usize))
     }
 
     /// Children of `address` that ran, in flow order.
     pub(crate) fn children_in_flow(&self, address: &str) -> Vec<String> {
-        let mut children: Vec<String> = self
-            .tree
-            .module(address)
-            .map(|m| m.children.clone())
+        self.tree()
+            .id(address)
+            .map(|id| {
+                self.children_flow
+                    .row(id as usize)
+                    .iter()
+                    .map(|&child| self.tree().record(child as ModuleId).address.clone())
+                    .collect()
+            })
             .unwrap_or_default()
-            .into_iter()
-            .filter(|child| self.first_op.contains_key(child.as_str()))
-            .collect();
-        children.sort_by_key(|child| self.first_op[child.as_str()]);
-        children
     }
 
     /// Drawn nodes a box of `address` would hold (its own single op stays outside).
     fn held(&self, address: &str) -> usize {
-        self.held.get(address).copied().unwrap_or(0)
+        self.fact(&self.held, address, 0)
     }
 
     /// Nodes saved by boxing `address` (its held nodes become one box per call).
     fn saving(&self, address: &str) -> usize {
-        self.held(address)
-            .saturating_sub(self.box_nodes.get(address).copied().unwrap_or(1))
+        self.held(address).saturating_sub(self.box_nodes(address))
     }
 
-    /// Can `address` be boxed: not the root, more than one op, not a wrapper of a single
+    /// Can module `id` be boxed: not the root, more than one op, not a wrapper of a single
     /// child holding the very same ops, and its box saves at least one node.
-    fn boxable(&self, address: &str) -> bool {
-        let count = self.tree.op_count(address);
-        let Some(module) = self.tree.module(address) else {
-            return false;
-        };
-        let wrapper =
-            module.children.len() == 1 && self.tree.op_count(&module.children[0]) == count;
-        module.parent.is_some() && count > 1 && !wrapper && self.saving(address) > 0
+    fn boxable(&self, id: ModuleId) -> bool {
+        let tree = self.tree();
+        let count = tree.op_count_of(id);
+        let module = tree.record(id);
+        let wrapper = module.children.len() == 1 && tree.op_count(&module.children[0]) == count;
+        let index = id as usize;
+        let saving = self.held[index].saturating_sub(self.box_nodes[index].max(1));
+        module.parent.is_some() && count > 1 && !wrapper && saving > 0
     }
 
     /// Boxes from the top down wherever a box hides at most `limit` of the operations.
     fn frontier(&self, limit: f64) -> Vec<String> {
+        let tree = self.tree();
         let mut boxes = Vec::new();
-        let mut stack: Vec<String> = self.children_in_flow("self").into_iter().rev().collect();
-        while let Some(address) = stack.pop() {
-            if self.boxable(&address) && self.share(&address) <= limit {
-                boxes.push(address);
+        let root = tree
+            .id("self")
+            .map_or(&[][..], |id| self.children_flow.row(id as usize));
+        let mut stack: Vec<usize> = root.iter().rev().copied().collect();
+        while let Some(index) = stack.pop() {
+            let id = index as ModuleId;
+            let share = tree.op_count_of(id) as f64 / self.total_ops as f64;
+            if share <= limit && self.boxable(id) {
+                boxes.push(tree.record(id).address.clone());
             } else {
-                stack.extend(self.children_in_flow(&address).into_iter().rev());
+                stack.extend(self.children_flow.row(index).iter().rev());
             }
         }
         boxes
     }
 
-    /// How the children of `parent` connect to each other (one pass over its ops).
-    pub(crate) fn sibling_links(&self, parent: &str) -> SiblingLinks {
+    /// How the children of `parent` connect to each other.
+    pub(crate) fn sibling_links(&self, parent: &str) -> Rc<SiblingLinks> {
+        if let Some(links) = self.links.borrow().get(parent) {
+            return Rc::clone(links);
+        }
+        let links = Rc::new(self.compute_sibling_links(parent));
+        self.links
+            .borrow_mut()
+            .insert(parent.to_owned(), Rc::clone(&links));
+        links
+    }
+
+    /// [`Facts::sibling_links`], in one pass over the parent's ops.
+    fn compute_sibling_links(&self, parent: &str) -> SiblingLinks {
         let siblings = self.children_in_flow(parent);
-        let position: HashMap<&str, usize> = siblings
-            .iter()
-            .enumerate()
-            .map(|(k, s)| (s.as_str(), k))
-            .collect();
+        let parent_id = self.tree().id(parent);
+        // Siblings sit at this position of an op's path, right below the parent.
+        let level = parent_id.map_or(0, |id| self.tree().record(id).depth as usize);
         let member = |op: usize| {
-            self.tree
-                .path(op)
-                .iter()
-                .find_map(|a| position.get(*a).copied())
+            let path = self.index.tree.path_ids(op);
+            let sibling = *path.get(level)?;
+            let under_parent = level == 0 || Some(path[level - 1]) == parent_id;
+            under_parent.then(|| self.rank[sibling as usize])
         };
         let n = siblings.len();
         let mut linked = vec![true; n];
-        let mut sources: Vec<std::collections::HashSet<usize>> = vec![Default::default(); n];
-        let mut exits: Vec<std::collections::HashSet<usize>> = vec![Default::default(); n];
-        let scope: &[usize] = if parent == "self" {
-            &[]
-        } else {
-            self.ops_in.get(parent).map_or(&[], Vec::as_slice)
-        };
+        let mut sources: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut exits: Vec<Vec<usize>> = vec![Vec::new(); n];
         let ops: Box<dyn Iterator<Item = usize>> = if parent == "self" {
-            Box::new(0..self.trace.ops.len())
+            Box::new(0..self.trace().ops.len())
         } else {
-            Box::new(scope.iter().copied())
+            Box::new(self.ops_in(parent).iter().copied())
         };
         for op in ops {
             let Some(k) = member(op) else { continue };
-            for &parent_op in self.parents[op].iter().filter(|&&p| !self.hidden[p]) {
-                match member(parent_op) {
-                    Some(from) if from == k => {}
-                    Some(from) if from + 1 == k => {}
-                    _ => {
-                        sources[k].insert(parent_op);
-                    }
+            for &parent_op in self.index.parents(op).iter().filter(|&&p| !self.hidden[p]) {
+                let from = member(parent_op);
+                // Sources of a member: everything feeding it from outside, the previous
+                // sibling included.
+                if from != Some(k) {
+                    sources[k].push(parent_op);
                 }
-                if member(parent_op) != Some(k) && member(parent_op) != k.checked_sub(1) {
+                if from != Some(k) && from != k.checked_sub(1) {
                     linked[k] = false;
                 }
             }
-            for &child in self.children[op].iter().filter(|&&c| !self.hidden[c]) {
-                if member(child) != Some(k) {
-                    exits[k].insert(op);
-                    if member(child) != Some(k + 1) && k + 1 < n {
+            for &child in self.index.children(op).iter().filter(|&&c| !self.hidden[c]) {
+                let to = member(child);
+                if to != Some(k) {
+                    exits[k].push(op);
+                    if to != Some(k + 1) && k + 1 < n {
                         linked[k + 1] = false;
                     }
                 }
             }
         }
-        // Sources of the first member: everything feeding it from outside, the previous
-        // sibling included.
-        let first_sources = |k: usize| {
-            let mut all = sources[k].clone();
-            if k > 0 {
-                for op in self.ops_of_sibling(&siblings[k], &member, k) {
-                    for &p in self.parents[op].iter().filter(|&&p| !self.hidden[p]) {
-                        if member(p) == Some(k - 1) {
-                            all.insert(p);
-                        }
-                    }
-                }
-            }
-            all.len()
+        let distinct = |mut ops: Vec<usize>| {
+            ops.sort_unstable();
+            ops.dedup();
+            ops.len()
         };
         SiblingLinks {
-            sources: (0..n).map(first_sources).collect(),
-            exits: exits.iter().map(|e| e.len()).collect(),
+            sources: sources.into_iter().map(distinct).collect(),
+            exits: exits.into_iter().map(distinct).collect(),
             linked,
             siblings,
         }
     }
 
-    fn ops_of_sibling<'a>(
-        &'a self,
-        sibling: &str,
-        member: &'a dyn Fn(usize) -> Option<usize>,
-        k: usize,
-    ) -> impl Iterator<Item = usize> + 'a {
-        self.ops_in
-            .get(sibling)
-            .into_iter()
-            .flatten()
-            .copied()
-            .filter(move |&op| member(op) == Some(k))
-    }
-
     /// One capsule per parent: its longest chain of at least [`MIN_SEGMENT`] consecutive
     /// sibling boxes hiding at most `limit` of the operations.
     fn segments(&self, boxes: &[String], limit: f64) -> Vec<Vec<String>> {
-        let boxed: std::collections::HashSet<&str> = boxes.iter().map(String::as_str).collect();
+        let boxed: FxHashSet<&str> = boxes.iter().map(String::as_str).collect();
         let mut segments = Vec::new();
         let mut parents: Vec<String> = boxes.iter().map(|b| parent_of(b)).collect();
         parents.dedup();
@@ -339,17 +380,17 @@ impl<'t> Facts<'t> {
                     continue;
                 }
                 if end == start && window_ops == 0 {
-                    window_ops = self.tree.op_count(&siblings[start]);
+                    window_ops = self.tree().op_count(&siblings[start]);
                 }
                 while end + 1 < siblings.len()
                     && usable(end + 1)
                     && links.linked[end + 1]
-                    && (window_ops + self.tree.op_count(&siblings[end + 1])) as f64
+                    && (window_ops + self.tree().op_count(&siblings[end + 1])) as f64
                         / self.total_ops as f64
                         <= limit
                 {
                     end += 1;
-                    window_ops += self.tree.op_count(&siblings[end]);
+                    window_ops += self.tree().op_count(&siblings[end]);
                 }
                 let fits = window_ops as f64 / self.total_ops as f64 <= limit;
                 if links.sources[start] == 1 && fits {
@@ -364,7 +405,7 @@ impl<'t> Facts<'t> {
                         }
                     }
                 }
-                window_ops -= self.tree.op_count(&siblings[start]);
+                window_ops -= self.tree().op_count(&siblings[start]);
             }
             if let Some((start, end)) = best {
                 segments.push(siblings[start..=end].to_vec());
@@ -382,7 +423,8 @@ impl<'t> Facts<'t> {
             plan: Some(plan.clone()),
             ..VisibilityOptions::default()
         };
-        let graph = visible_graph(self.trace, &options).expect("plans without focus always draw");
+        let graph = visible_graph_with(self.index, self.hidden.clone(), &options)
+            .expect("plans without focus always draw");
         let n = graph.nodes.len();
         let (mut outs, mut ins) = (vec![Vec::new(); n], vec![Vec::new(); n]);
         for edge in &graph.edges {
@@ -391,7 +433,7 @@ impl<'t> Facts<'t> {
         }
         let plain_op = |node: usize| match graph.nodes[node].kind {
             crate::NodeKind::Op(op) => {
-                let record = &self.trace.ops[op];
+                let record = &self.trace().ops[op];
                 (record.kind == OpKind::Op && record.condition.is_none()).then_some(op)
             }
             _ => None,
@@ -422,7 +464,7 @@ impl<'t> Facts<'t> {
                 runs.push(
                     run.iter()
                         .filter_map(|&node| plain_op(node))
-                        .map(|op| self.trace.ops[op].label.clone())
+                        .map(|op| self.trace().ops[op].label.clone())
                         .collect(),
                 );
             }
@@ -437,7 +479,7 @@ impl<'t> Facts<'t> {
             plan: Some(plan.clone()),
             ..VisibilityOptions::default()
         };
-        visible_graph(self.trace, &options)
+        visible_graph_with(self.index, self.hidden.clone(), &options)
             .expect("plans without focus always draw")
             .nodes
             .len()
@@ -450,7 +492,7 @@ impl<'t> Facts<'t> {
 
     /// Boxes a module is drawn as (one per call, one for a container).
     fn box_nodes(&self, address: &str) -> usize {
-        self.box_nodes.get(address).copied().unwrap_or(1)
+        self.fact(&self.box_nodes, address, 1).max(1)
     }
 
     /// Nodes drawn for a plan of boxes and capsules (no op capsules), without drawing: a
@@ -462,7 +504,7 @@ impl<'t> Facts<'t> {
             .map(|segment| {
                 let held: usize = segment
                     .iter()
-                    .flat_map(|member| self.ops_in.get(member.as_str()).into_iter().flatten())
+                    .flat_map(|member| self.ops_in(member))
                     .filter(|&&op| !self.hidden[op])
                     .count();
                 held.saturating_sub(1)
@@ -476,7 +518,7 @@ impl<'t> Facts<'t> {
         let grain = ((1.0 + self.held(address) as f64).log2() - grain_target).powi(2)
             / 65f64.log2().powi(2);
         let generic = self
-            .tree
+            .tree()
             .module(address)
             .is_some_and(|m| GENERIC.contains(&m.class_name.as_str()));
         let share = self.share(address);
@@ -497,16 +539,19 @@ fn parent_of(address: &str) -> String {
 }
 
 /// The most condensed legal plan and its node count.
-fn max_plan(facts: &Facts<'_>) -> (Plan, usize) {
+fn max_plan(facts: &Facts<'_, '_>) -> (Plan, usize) {
     let mut best: Option<(Plan, usize)> = None;
     for (limit, ceiling) in LEVELS {
         let frontier = facts.frontier(limit);
         let segments = facts.segments(&frontier, limit);
+        let in_segments: FxHashSet<&String> = segments.iter().flatten().collect();
+        let boxes = frontier
+            .iter()
+            .filter(|b| !in_segments.contains(b))
+            .cloned()
+            .collect();
         let mut plan = Plan {
-            boxes: frontier
-                .into_iter()
-                .filter(|b| !segments.iter().any(|s| s.contains(b)))
-                .collect(),
+            boxes,
             segments,
             ..Plan::default()
         };
@@ -548,7 +593,13 @@ fn level(full: usize, visible: usize, max: usize) -> f64 {
 impl Schedule {
     /// The schedule of `trace` with buffers shown as `buffers` says.
     pub fn build(trace: &Trace, buffers: BufferVisibility) -> Schedule {
-        let facts = Facts::new(trace, buffers);
+        Schedule::build_with(&TraceIndex::new(trace), buffers)
+    }
+
+    /// [`Schedule::build`] over an existing index (shared with the visible graph drawn
+    /// from the chosen stop).
+    pub fn build_with(index: &TraceIndex<'_>, buffers: BufferVisibility) -> Schedule {
+        let facts = Facts::new(index, buffers);
         let full = facts.full;
         let (max, max_count) = max_plan(&facts);
         let mut steps = vec![Step {
@@ -579,14 +630,17 @@ impl Schedule {
         events.sort_by(|a, b| {
             costs[a]
                 .total_cmp(&costs[b])
-                .then(facts.first_op[a.as_str()].cmp(&facts.first_op[b.as_str()]))
+                .then(facts.first_op(a).cmp(&facts.first_op(b)))
         });
         let mut plan = Plan::default();
         let mut pending = Vec::new();
+        let mut saved = 0;
         for address in events {
+            // The max plan's modules are not nested: savings add up.
+            saved += facts.saving(&address);
             plan.boxes.push(address.clone());
             pending.push(format!("module box @{address}"));
-            let visible = facts.count_boxes(&plan.boxes);
+            let visible = full - saved;
             let previous = steps.last().map_or(usize::MAX, |s| s.visible);
             if visible < previous && visible > max_count {
                 steps.push(Step {

@@ -369,3 +369,44 @@ fn focus_draws_the_inside_with_stubs() {
     assert_eq!(error("blocks.1:1"), "module_focus_invalid");
     assert_eq!(error("self"), "module_focus_not_found");
 }
+
+#[test]
+fn the_index_agrees_with_the_labels_of_every_fixture_shape() {
+    let traces = [
+        fixture("convnet"),
+        fixture("recurrent"),
+        fixture("gpt2"),
+        tl_trace_model::synthetic::transformer(3),
+    ];
+    for trace in &traces {
+        let index = TraceIndex::new(trace);
+        for (i, op) in trace.ops.iter().enumerate() {
+            let labels = |indices: &[usize]| -> Vec<String> {
+                indices
+                    .iter()
+                    .map(|&j| trace.ops[j].label.clone())
+                    .collect()
+            };
+            let mut parents = op.parents.clone();
+            parents.dedup();
+            assert_eq!(labels(index.parents(i)), parents, "{}", op.label);
+            assert_eq!(labels(index.children(i)), op.children, "{}", op.label);
+            let stack: Vec<&str> = index
+                .stack(i)
+                .iter()
+                .map(|&c| trace.module_calls[c].label.as_str())
+                .collect();
+            assert_eq!(stack, op.modules, "{}", op.label);
+            // The path: the innermost call's module and its ancestors, root excluded.
+            let path = index.tree.path(i);
+            let innermost = op.modules.last().map(|l| l.rsplit_once(':').unwrap().0);
+            assert_eq!(path.last().copied(), innermost, "{}", op.label);
+            for pair in path.windows(2) {
+                assert_eq!(
+                    index.tree.module(pair[1]).unwrap().parent.as_deref(),
+                    Some(pair[0])
+                );
+            }
+        }
+    }
+}

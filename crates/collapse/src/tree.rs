@@ -1,88 +1,154 @@
-//! The module tree as drawing needs it: every module by address, and each op's module path
-//! (outermost first, containers that are never called included), computed once and borrowed
-//! from the trace so that planning large traces allocates little.
+//! The module tree as drawing needs it: every module by address and by a small integer id,
+//! and each op's module path (outermost first, containers that are never called included).
+//! Paths are shared per innermost module and borrowed from the trace, so indexing a trace of
+//! 100,000 operations allocates per module, not per op.
 
-use std::collections::HashMap;
+use std::ops::Range;
 
+use rustc_hash::FxHashMap;
 use tl_trace_model::{ModuleRecord, OpKind, Trace};
 
-/// Modules by address, with their place in the tree and their op counts.
+/// A module's index in [`ModuleTree`] (its position in `trace.modules`).
+pub type ModuleId = u32;
+
+/// Modules by address and id, with their place in the tree and their op counts.
 #[derive(Debug, Clone)]
 pub struct ModuleTree<'t> {
-    modules: HashMap<&'t str, &'t ModuleRecord>,
-    /// Per op: addresses of the modules it ran inside, outermost first, root excluded.
-    paths: Vec<Vec<&'t str>>,
-    /// Per module address: ops (kind `op`) run inside it, any call, recursively.
-    op_counts: HashMap<&'t str, usize>,
+    records: &'t [ModuleRecord],
+    id_of: FxHashMap<&'t str, ModuleId>,
+    /// Per module id: its path (ancestors below the root, then itself) in the arenas.
+    path_of: Vec<Range<usize>>,
+    path_ids: Vec<ModuleId>,
+    path_addresses: Vec<&'t str>,
+    /// Per op: its innermost module's id; `None` for ops of the root.
+    innermost: Vec<Option<ModuleId>>,
+    /// Per module id: ops (kind `op`) run inside it, any call, recursively.
+    op_counts: Vec<usize>,
 }
 
 impl<'t> ModuleTree<'t> {
     /// The tree of `trace`.
     pub fn new(trace: &'t Trace) -> ModuleTree<'t> {
-        let modules: HashMap<&'t str, &'t ModuleRecord> = trace
-            .modules
+        let records = trace.modules.as_slice();
+        let mut id_of: FxHashMap<&'t str, ModuleId> =
+            FxHashMap::with_capacity_and_hasher(records.len(), Default::default());
+        id_of.extend(
+            records
+                .iter()
+                .enumerate()
+                .map(|(i, m)| (m.address.as_str(), i as ModuleId)),
+        );
+        let parent_of: Vec<Option<ModuleId>> = records
             .iter()
-            .map(|m| (m.address.as_str(), m))
+            .map(|m| m.parent.as_deref().and_then(|p| id_of.get(p).copied()))
             .collect();
-        let mut ancestry_of: HashMap<&'t str, Vec<&'t str>> = HashMap::new();
-        let mut paths = Vec::with_capacity(trace.ops.len());
-        let mut op_counts: HashMap<&'t str, usize> = HashMap::new();
-        for op in &trace.ops {
-            let path = match op.modules.last() {
-                None => Vec::new(),
-                Some(innermost) => {
-                    let address = innermost
-                        .rsplit_once(':')
-                        .map_or(innermost.as_str(), |(a, _)| a);
-                    ancestry_of
-                        .entry(address)
-                        .or_insert_with(|| ancestry(&modules, address))
-                        .clone()
+        // Each path is the parent's path plus the module; parents are resolved first.
+        let mut path_of: Vec<Option<Range<usize>>> = vec![None; records.len()];
+        let mut path_ids = Vec::with_capacity(records.len() * 4);
+        let mut path_addresses = Vec::with_capacity(records.len() * 4);
+        for id in 0..records.len() {
+            let mut pending = Vec::new();
+            let mut current = Some(id);
+            // The length bound stops at a (malformed) cycle of parents.
+            while let Some(module) = current.filter(|&m| path_of[m].is_none()) {
+                if pending.len() > records.len() {
+                    break;
                 }
-            };
+                pending.push(module);
+                current = parent_of[module].map(|p| p as usize);
+            }
+            for module in pending.into_iter().rev() {
+                let start = path_ids.len();
+                // The root (no parent) is left out of every path.
+                if records[module].parent.is_some() {
+                    let inherited = parent_of[module]
+                        .and_then(|parent| path_of[parent as usize].clone())
+                        .unwrap_or(0..0);
+                    path_ids.extend_from_within(inherited.clone());
+                    path_addresses.extend_from_within(inherited);
+                    path_ids.push(module as ModuleId);
+                    path_addresses.push(records[module].address.as_str());
+                }
+                path_of[module] = Some(start..path_ids.len());
+            }
+        }
+        let path_of: Vec<Range<usize>> =
+            path_of.into_iter().map(Option::unwrap_or_default).collect();
+        let innermost: Vec<Option<ModuleId>> = trace
+            .ops
+            .iter()
+            .map(|op| {
+                let label = op.modules.last()?;
+                let address = label.rsplit_once(':').map_or(label.as_str(), |(a, _)| a);
+                id_of.get(address).copied()
+            })
+            .collect();
+        let mut tree = ModuleTree {
+            records,
+            id_of,
+            path_of,
+            path_ids,
+            path_addresses,
+            innermost,
+            op_counts: vec![0; records.len()],
+        };
+        for (i, op) in trace.ops.iter().enumerate() {
             if op.kind == OpKind::Op {
-                for address in &path {
-                    *op_counts.entry(address).or_default() += 1;
+                for k in tree.path_range(i) {
+                    tree.op_counts[tree.path_ids[k] as usize] += 1;
                 }
             }
-            paths.push(path);
         }
-        ModuleTree {
-            modules,
-            paths,
-            op_counts,
-        }
+        tree
+    }
+
+    fn path_range(&self, op: usize) -> Range<usize> {
+        self.innermost[op].map_or(0..0, |id| self.path_of[id as usize].clone())
+    }
+
+    /// The id of the module at `address`.
+    pub fn id(&self, address: &str) -> Option<ModuleId> {
+        self.id_of.get(address).copied()
+    }
+
+    /// Number of modules (ids are `0..len`).
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    /// True for a trace without modules (never: the root is always there).
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    /// The module record with id `id`.
+    pub fn record(&self, id: ModuleId) -> &'t ModuleRecord {
+        &self.records[id as usize]
     }
 
     /// The module record at `address`.
     pub fn module(&self, address: &str) -> Option<&'t ModuleRecord> {
-        self.modules.get(address).copied()
+        self.id(address).map(|id| self.record(id))
     }
 
     /// Ops run inside the module at `address` (any call, recursively).
     pub fn op_count(&self, address: &str) -> usize {
-        self.op_counts.get(address).copied().unwrap_or(0)
+        self.id(address).map_or(0, |id| self.op_counts[id as usize])
+    }
+
+    /// Ops run inside the module with id `id` (any call, recursively).
+    pub fn op_count_of(&self, id: ModuleId) -> usize {
+        self.op_counts[id as usize]
     }
 
     /// Addresses of the modules op `index` ran inside, outermost first, the root excluded:
     /// the innermost call's module and all its ancestors, never-called containers too.
     pub fn path(&self, index: usize) -> &[&'t str] {
-        &self.paths[index]
+        &self.path_addresses[self.path_range(index)]
     }
-}
 
-/// `address` and its ancestors below the root, outermost first.
-fn ancestry<'t>(modules: &HashMap<&'t str, &'t ModuleRecord>, address: &'t str) -> Vec<&'t str> {
-    let mut path = Vec::new();
-    let mut current = Some(address);
-    while let Some(address) = current {
-        let record = modules.get(address);
-        if record.is_none_or(|m| m.parent.is_none()) {
-            break;
-        }
-        current = record.and_then(|m| m.parent.as_deref());
-        path.push(record.map_or(address, |m| m.address.as_str()));
+    /// [`ModuleTree::path`] as module ids.
+    pub fn path_ids(&self, index: usize) -> &[ModuleId] {
+        &self.path_ids[self.path_range(index)]
     }
-    path.reverse();
-    path
 }

@@ -6,6 +6,7 @@
 use proptest::prelude::*;
 use tl_collapse::schedule::{readable_band, Schedule};
 use tl_collapse::{visible_graph, BufferVisibility, NodeKind, VisibilityOptions};
+use tl_trace_model::builder::TraceBuilder;
 use tl_trace_model::*;
 
 /// A generated module: leaf modules run a chain of ops; containers run their children in
@@ -38,8 +39,7 @@ fn spec() -> impl Strategy<Value = Spec> {
 }
 
 struct Builder {
-    trace: Trace,
-    labels: LabelCounter,
+    builder: TraceBuilder,
 }
 
 impl Builder {
@@ -50,41 +50,11 @@ impl Builder {
         parents: &[String],
         stack: &[String],
     ) -> String {
-        let mut record = self.labels.next(kind, layer_type).with_parents(parents);
+        let mut record = self.builder.record(kind, layer_type).with_parents(parents);
         record.shape = Some(vec![2, 4]);
         record.bytes = Some(32);
         record.modules = stack.to_vec();
-        self.trace.push_op(record)
-    }
-
-    fn module(&mut self, address: &str, parent: &str, class: &str, called: bool) {
-        let depth = self
-            .trace
-            .modules
-            .iter()
-            .find(|m| m.address == parent)
-            .unwrap()
-            .depth
-            + 1;
-        self.trace
-            .modules
-            .iter_mut()
-            .find(|m| m.address == parent)
-            .unwrap()
-            .children
-            .push(address.to_owned());
-        self.trace.modules.push(ModuleRecord {
-            address: address.to_owned(),
-            class_name: class.to_owned(),
-            parent: Some(parent.to_owned()),
-            depth,
-            children: Vec::new(),
-            num_calls: u32::from(called),
-            num_params: 0,
-            num_params_trainable: 0,
-            num_params_frozen: 0,
-            buffers: Vec::new(),
-        });
+        self.builder.push_op(record)
     }
 
     /// Runs `spec` as module `address` on `x`; returns the new `x`.
@@ -100,19 +70,11 @@ impl Builder {
             Spec::Leaf(_) => ("Leaf", true),
             Spec::Container { called, .. } => ("Container", *called),
         };
-        self.module(address, parent, class, called);
+        self.builder
+            .module(address, class, parent, u32::from(called));
         let mut inner = stack.to_vec();
         if called {
-            let label = format!("{address}:1");
-            self.trace.module_calls.push(ModuleCallRecord {
-                label: label.clone(),
-                address: address.to_owned(),
-                call_index: 1,
-                parent_call: stack.last().cloned(),
-                ops: Vec::new(),
-                output_ops: Vec::new(),
-            });
-            inner.push(label);
+            inner.push(self.builder.call(address, stack.last().map(String::as_str)));
         }
         let mut own_ops = Vec::new();
         let out = match spec {
@@ -145,23 +107,11 @@ impl Builder {
             }
         };
         if called {
-            let call = inner.last().unwrap().clone();
-            let record = self
-                .trace
-                .module_calls
-                .iter_mut()
-                .find(|c| c.label == call)
-                .unwrap();
-            record.output_ops.push(out.clone());
-            let op = self
-                .trace
-                .ops
-                .iter_mut()
-                .find(|op| op.label == out)
-                .unwrap();
-            op.output_of_calls.push(call);
+            self.builder.mark_output(inner.last().unwrap(), &out);
             // A module whose own work is this single op.
-            op.is_atomic_module = own_ops.len() == 1 && own_ops[0] == out;
+            if own_ops.len() == 1 && own_ops[0] == out {
+                self.builder.mark_atomic(&out);
+            }
         }
         out
     }
@@ -169,16 +119,14 @@ impl Builder {
 
 fn build(children: &[Spec]) -> Trace {
     let mut builder = Builder {
-        trace: Trace::empty("Generated"),
-        labels: LabelCounter::default(),
+        builder: TraceBuilder::new("Generated"),
     };
     let mut x = builder.op(OpKind::Input, "input", &[], &[]);
     for (i, child) in children.iter().enumerate() {
         x = builder.run(child, &format!("m{i}"), "self", &[], x);
     }
     builder.op(OpKind::Output, "output", &[x], &[]);
-    let mut trace = builder.trace;
-    trace.summary = trace.computed_summary();
+    let trace = builder.builder.finish();
     trace.validate().expect("generated traces are valid");
     trace
 }

@@ -1,7 +1,7 @@
 //! Styling of the forward drawing: node rows, shapes, fills and borders, arrow labels,
 //! module clusters, the header and the key (drawing-spec sections 2 and 4.3-4.11).
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use tl_collapse::rolled::{self, PassLabels};
 use tl_collapse::{
@@ -36,7 +36,7 @@ struct Index<'t> {
 
 impl<'t> Index<'t> {
     fn new(trace: &'t Trace) -> Index<'t> {
-        let mut buffer_versions = HashMap::new();
+        let mut buffer_versions = HashMap::default();
         for op in &trace.ops {
             if let Some(buffer) = &op.buffer {
                 let count = buffer_versions.entry(buffer.address.as_str()).or_insert(0);

@@ -1,6 +1,7 @@
 //! Drawing speed (issue budgets): DOT emission for the GPT-2 fixture under 5 ms; the whole
 //! draw of the 40-block stack to SVG under 0.3 s; GPT-2's full drawing to PDF and to PNG
-//! each under 0.5 s; `collapse="auto"` on GPT-2 end to end under 50 ms.
+//! each under 0.5 s; `collapse="auto"` on GPT-2 end to end under 50 ms; planning and emitting
+//! a 100,000-operation trace at `collapse="auto"`.
 #![allow(missing_docs)] // criterion_group! generates undocumented functions
 
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -57,6 +58,12 @@ fn budgets(c: &mut Criterion) {
                 .bytes
                 .len()
         })
+    });
+    // The 100,000-op synthetic transformer at collapse="auto", trace already loaded: plan
+    // (schedule + visible graph) and DOT emission. Loading is timed by `cargo xtask bench`.
+    let large = tl_trace_model::synthetic::transformer_of_size(100_000);
+    group.bench_function("transformer_100k_auto_plan_and_emit", |b| {
+        b.iter(|| draw(&large, &auto).unwrap().dot.len())
     });
     group.finish();
 }

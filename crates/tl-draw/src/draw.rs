@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use tl_collapse::folds::repeat_runs;
 use tl_collapse::rolled::rolled_graph;
 use tl_collapse::schedule::{readable_band, Schedule};
-use tl_collapse::{visible_graph, Plan, VisibilityOptions};
+use tl_collapse::{hidden_ops, visible_graph_with, Plan, TraceIndex, VisibilityOptions};
 use tl_render_cairo::xdot::image_placements;
 use tl_render_cairo::{RenderOptions, Rendered};
 use tl_style::{style_forward, Direction, NodePicture, StyleOptions, StyledGraph};
@@ -209,9 +209,10 @@ fn place_pictures(styled: &mut StyledGraph) -> Result<(), DrawError> {
 /// Draws the forward graph of `trace` as `options` say.
 pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> {
     let theme = options.check_supported()?;
+    let index = TraceIndex::new(trace);
     let collapse_schedule = match options.collapse {
         Collapse::None => None,
-        _ => Some(Schedule::build(trace, options.show_buffers)),
+        _ => Some(Schedule::build_with(&index, options.show_buffers)),
     };
     let plan = plan_for(trace, options, collapse_schedule.as_ref());
     let (visible, pass_labels) = if options.rolled {
@@ -224,7 +225,8 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
             plan,
             focus: options.module.clone(),
         };
-        let visible = visible_graph(trace, &visibility)
+        let hidden = hidden_ops(&index, options.show_buffers);
+        let visible = visible_graph_with(&index, hidden, &visibility)
             .map_err(|error| DrawError::invalid(error.code(), error.to_string()))?;
         (visible, None)
     };

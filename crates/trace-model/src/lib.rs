@@ -13,6 +13,7 @@
 //! This crate holds no drawing code; it is the bottom of the pipeline
 //! `trace-model -> collapse -> style -> dot-emit -> layout -> render`.
 
+pub mod builder;
 mod error;
 mod records;
 pub mod synthetic;
@@ -97,7 +98,41 @@ fn check_envelope(text: &str, expected: &'static str) -> Result<(), TraceError> 
     }
 }
 
-fn parse_typed<T: DeserializeOwned>(text: &str, expected: &'static str) -> Result<T, TraceError> {
+/// A document that states its format and version.
+trait Versioned {
+    fn format_and_version(&self) -> (&str, u32);
+}
+
+impl Versioned for Trace {
+    fn format_and_version(&self) -> (&str, u32) {
+        (&self.format, self.version)
+    }
+}
+
+impl Versioned for Bundle {
+    fn format_and_version(&self) -> (&str, u32) {
+        (&self.format, self.version)
+    }
+}
+
+/// The document, when `text` is a well-formed document of format `expected` and the current
+/// version (one pass, no error detail).
+fn parse_fast<T: DeserializeOwned + Versioned>(text: &str, expected: &str) -> Option<T> {
+    serde_json::from_str::<T>(text)
+        .ok()
+        .filter(|document| document.format_and_version() == (expected, FORMAT_VERSION))
+}
+
+/// Parses a document of format `expected`. A well-formed file of the right format and
+/// version parses in one pass; anything else is parsed again carefully, to name the problem
+/// (format, version, syntax position, or the JSON path of the bad field).
+fn parse_typed<T: DeserializeOwned + Versioned>(
+    text: &str,
+    expected: &'static str,
+) -> Result<T, TraceError> {
+    if let Some(document) = parse_fast(text, expected) {
+        return Ok(document);
+    }
     check_envelope(text, expected)?;
     let mut deserializer = serde_json::Deserializer::from_str(text);
     serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
@@ -180,6 +215,10 @@ pub enum Document {
 impl Document {
     /// Parses and validates either kind of document (a trace unless it says it is a bundle).
     pub fn from_json(text: &str) -> Result<Document, TraceError> {
+        if let Some(trace) = parse_fast::<Trace>(text, TRACE_FORMAT) {
+            trace.validate()?;
+            return Ok(Document::Trace(Box::new(trace)));
+        }
         if format_of(text).as_deref() == Some(BUNDLE_FORMAT) {
             Bundle::from_json(text).map(Document::Bundle)
         } else {
@@ -275,24 +314,6 @@ impl Trace {
             backward: None,
             edits: None,
         }
-    }
-
-    /// Appends `record` (its parents and module calls already in the trace), listing it as a
-    /// child of each parent and as an op of each call in its stack. Returns its label.
-    pub fn push_op(&mut self, record: OpRecord) -> String {
-        let label = record.label.clone();
-        for parent in &record.parents {
-            if let Some(parent) = self.ops.iter_mut().rev().find(|op| &op.label == parent) {
-                parent.children.push(label.clone());
-            }
-        }
-        for call in &record.modules {
-            if let Some(call) = self.module_calls.iter_mut().find(|c| &c.label == call) {
-                call.ops.push(label.clone());
-            }
-        }
-        self.ops.push(record);
-        label
     }
 
     /// The summary counts the records add up to (what validation checks `summary` against).

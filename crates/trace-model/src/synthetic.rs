@@ -2,91 +2,28 @@
 //!
 //! [`residual_stack`] builds what TorchLens would record for
 //! `embed -> blocks[0..n] (LayerNorm, MLP(fc1, GELU, fc2), residual add) -> head`, the same
-//! shape as the `stack8`/`stack40` fixtures, at any size. Every record is consistent, so the
-//! result passes [`Trace::validate`](crate::Trace::validate).
+//! shape as the `stack8`/`stack40` fixtures, at any size. [`transformer`] builds a GPT-2-like
+//! model (`transformer.h.N.attn.c_attn`, four levels deep) with two residual adds per block
+//! and a causal mask made once and read by every block: long hub arrows. Every record is
+//! consistent, so the results pass [`Trace::validate`](crate::Trace::validate).
 
+use crate::builder::TraceBuilder;
 use crate::records::*;
 
 const WIDTH: u64 = 64;
 const BATCH: u64 = 8;
 const FLOAT_BYTES: u64 = 4;
 
-struct Builder {
-    trace: Trace,
-    labels: LabelCounter,
+/// Ops of one [`transformer`] block.
+pub const TRANSFORMER_BLOCK_OPS: usize = 16;
+/// Ops of a [`transformer`] outside its blocks (inputs, embeddings, mask, head, output).
+pub const TRANSFORMER_FIXED_OPS: usize = 9;
+
+struct Generator {
+    builder: TraceBuilder,
 }
 
-impl Builder {
-    fn module(&mut self, address: &str, class_name: &str, parent: Option<&str>, num_calls: u32) {
-        let depth = match parent {
-            None => 0,
-            Some(parent) => {
-                let parent_record = self
-                    .trace
-                    .modules
-                    .iter_mut()
-                    .find(|m| m.address == parent)
-                    .expect("parents are added first");
-                parent_record.children.push(address.to_owned());
-                parent_record.depth + 1
-            }
-        };
-        self.trace.modules.push(ModuleRecord {
-            address: address.to_owned(),
-            class_name: class_name.to_owned(),
-            parent: parent.map(str::to_owned),
-            depth,
-            children: Vec::new(),
-            num_calls,
-            num_params: 0,
-            num_params_trainable: 0,
-            num_params_frozen: 0,
-            buffers: Vec::new(),
-        });
-    }
-
-    fn param(&mut self, module: &str, name: &str, shape: Vec<u64>) -> String {
-        let numel: u64 = shape.iter().product();
-        let address = format!("{module}.{name}");
-        self.trace.params.push(ParamRecord {
-            address: address.clone(),
-            name: name.to_owned(),
-            module: module.to_owned(),
-            shape,
-            dtype: "float32".to_owned(),
-            trainable: true,
-            numel,
-            bytes: numel * FLOAT_BYTES,
-        });
-        // The owner and every ancestor count the parameter.
-        let mut owner = Some(module.to_owned());
-        while let Some(address) = owner {
-            let record = self
-                .trace
-                .modules
-                .iter_mut()
-                .find(|m| m.address == address)
-                .expect("parameter owners exist");
-            record.num_params += numel;
-            record.num_params_trainable += numel;
-            owner = record.parent.clone();
-        }
-        address
-    }
-
-    fn call(&mut self, address: &str, parent_call: Option<&str>) -> String {
-        let label = format!("{address}:1");
-        self.trace.module_calls.push(ModuleCallRecord {
-            label: label.clone(),
-            address: address.to_owned(),
-            call_index: 1,
-            parent_call: parent_call.map(str::to_owned),
-            ops: Vec::new(),
-            output_ops: Vec::new(),
-        });
-        label
-    }
-
+impl Generator {
     /// Records one op reading `parents`, inside `calls` (outermost first).
     fn op(
         &mut self,
@@ -96,7 +33,7 @@ impl Builder {
         calls: &[String],
         params: Vec<String>,
     ) -> String {
-        let mut record = self.labels.next(kind, layer_type).with_parents(parents);
+        let mut record = self.builder.record(kind, layer_type).with_parents(parents);
         record.shape = Some(vec![BATCH, WIDTH]);
         record.dtype = Some("float32".to_owned());
         record.bytes = Some(BATCH * WIDTH * FLOAT_BYTES);
@@ -108,114 +45,212 @@ impl Builder {
         }
         record.magnitude = Some(0.5);
         record.finiteness = Some(Finiteness::Finite);
-        self.trace.push_op(record)
+        self.builder.push_op(record)
     }
 
-    /// Marks `op` as the single-op output of the innermost call in `calls`.
-    fn atomic(&mut self, op: &str, call: &str) {
-        let record = self
-            .trace
-            .ops
-            .iter_mut()
-            .rev()
-            .find(|o| o.label == op)
-            .expect("op exists");
-        record.is_atomic_module = true;
-        record.output_of_calls.push(call.to_owned());
+    /// A call of a new module `address` under `parent`, made inside `outer` calls; returns
+    /// the call stack inside it.
+    fn enter(
+        &mut self,
+        address: &str,
+        class_name: &str,
+        parent: &str,
+        outer: &[String],
+    ) -> Vec<String> {
+        self.builder.module(address, class_name, parent, 1);
+        let call = self.builder.call(address, outer.last().map(String::as_str));
+        let mut calls = outer.to_vec();
+        calls.push(call);
+        calls
     }
 
-    fn outputs(&mut self, call: &str, op: &str) {
-        let record = self
-            .trace
-            .module_calls
-            .iter_mut()
-            .find(|c| c.label == call)
-            .expect("call exists");
-        record.output_ops.push(op.to_owned());
-    }
-
-    /// A module with a single linear op, called from within `outer` calls.
-    fn linear(
+    /// A module running a single op (`Linear`, `LayerNorm`, ...), called inside `outer`.
+    fn atomic(
         &mut self,
         address: &str,
         class_name: &str,
         parent: &str,
         outer: &[String],
         input: &str,
-        with_params: bool,
     ) -> String {
-        self.module(address, class_name, Some(parent), 1);
-        let params = if with_params {
-            vec![
-                self.param(address, "weight", vec![WIDTH, WIDTH]),
-                self.param(address, "bias", vec![WIDTH]),
-            ]
-        } else {
+        let calls = self.enter(address, class_name, parent, outer);
+        let (layer_type, params) = match class_name {
+            "LayerNorm" => ("layernorm", vec![WIDTH]),
+            "GELU" => ("gelu", vec![]),
+            "Embedding" => ("embedding", vec![1024, WIDTH]),
+            _ => ("linear", vec![WIDTH, WIDTH]),
+        };
+        let params = if params.is_empty() {
             Vec::new()
+        } else {
+            let mut names = vec![self.builder.param(address, "weight", params)];
+            if class_name != "Embedding" {
+                names.push(self.builder.param(address, "bias", vec![WIDTH]));
+            }
+            names
         };
-        let call = self.call(address, outer.last().map(String::as_str));
-        let mut calls = outer.to_vec();
-        calls.push(call.clone());
-        let layer_type = match class_name {
-            "LayerNorm" => "layernorm",
-            "GELU" => "gelu",
-            _ => "linear",
-        };
+        let call = calls.last().expect("entered").clone();
         let op = self.op(OpKind::Op, layer_type, &[input.to_owned()], &calls, params);
-        self.atomic(&op, &call);
-        self.outputs(&call, &op);
+        self.builder.mark_atomic(&op);
+        self.builder.mark_output(&call, &op);
+        op
+    }
+
+    /// The module's own op closing `calls` (a block's residual add), marked as its output.
+    fn closing(&mut self, layer_type: &str, parents: &[String], calls: &[String]) -> String {
+        let op = self.op(OpKind::Op, layer_type, parents, calls, Vec::new());
+        self.builder
+            .mark_output(calls.last().expect("inside a call"), &op);
         op
     }
 }
 
 /// A residual stack of `blocks` blocks (5 ops each, 4 more around them).
 pub fn residual_stack(blocks: usize) -> Trace {
-    let mut builder = Builder {
-        trace: Trace::empty("SyntheticStack"),
-        labels: LabelCounter::default(),
+    let mut g = Generator {
+        builder: TraceBuilder::new("SyntheticStack"),
     };
-    let input = builder.op(OpKind::Input, "input", &[], &[], Vec::new());
-    let mut x = builder.linear("embed", "Linear", "self", &[], &input, true);
-    builder.module("blocks", "ModuleList", Some("self"), 0);
+    let input = g.op(OpKind::Input, "input", &[], &[], Vec::new());
+    let mut x = g.atomic("embed", "Linear", "self", &[], &input);
+    g.builder.module("blocks", "ModuleList", "self", 0);
     for b in 0..blocks {
         let block = format!("blocks.{b}");
-        builder.module(&block, "Block", Some("blocks"), 1);
-        let block_call = builder.call(&block, None);
-        let outer = [block_call.clone()];
-        let normed = builder.linear(
+        let block_calls = g.enter(&block, "Block", "blocks", &[]);
+        let normed = g.atomic(
             &format!("{block}.norm"),
             "LayerNorm",
             &block,
-            &outer,
+            &block_calls,
             &x,
-            true,
         );
         let mlp = format!("{block}.mlp");
-        builder.module(&mlp, "MLP", Some(&block), 1);
-        let mlp_call = builder.call(&mlp, Some(&block_call));
-        let inner = [block_call.clone(), mlp_call.clone()];
-        let hidden = builder.linear(&format!("{mlp}.fc1"), "Linear", &mlp, &inner, &normed, true);
-        let activated = builder.linear(&format!("{mlp}.act"), "GELU", &mlp, &inner, &hidden, false);
-        let out = builder.linear(
+        let mlp_calls = g.enter(&mlp, "MLP", &block, &block_calls);
+        let hidden = g.atomic(&format!("{mlp}.fc1"), "Linear", &mlp, &mlp_calls, &normed);
+        let activated = g.atomic(&format!("{mlp}.act"), "GELU", &mlp, &mlp_calls, &hidden);
+        let out = g.atomic(
             &format!("{mlp}.fc2"),
             "Linear",
             &mlp,
-            &inner,
+            &mlp_calls,
             &activated,
-            true,
         );
-        builder.outputs(&mlp_call, &out);
-        let sum = builder.op(OpKind::Op, "add", &[x.clone(), out], &outer, Vec::new());
-        builder.atomic(&sum, &block_call);
-        builder.outputs(&block_call, &sum);
+        g.builder.mark_output(&mlp_calls[1], &out);
+        let sum = g.closing("add", &[x.clone(), out], &block_calls);
+        g.builder.mark_atomic(&sum);
         x = sum;
     }
-    let head = builder.linear("head", "Linear", "self", &[], &x, true);
-    builder.op(OpKind::Output, "output", &[head], &[], Vec::new());
+    let head = g.atomic("head", "Linear", "self", &[], &x);
+    g.op(OpKind::Output, "output", &[head], &[], Vec::new());
+    g.builder.finish()
+}
 
-    let mut trace = builder.trace;
-    trace.summary = trace.computed_summary();
-    trace
+/// A GPT-2-like transformer of `blocks` blocks ([`TRANSFORMER_BLOCK_OPS`] ops each, plus
+/// [`TRANSFORMER_FIXED_OPS`]): token and position embeddings, a causal mask made once and
+/// read by every block's attention, `ln_1 -> attn -> add -> ln_2 -> mlp -> add` per block,
+/// a final norm and a head.
+pub fn transformer(blocks: usize) -> Trace {
+    let mut g = Generator {
+        builder: TraceBuilder::new("SyntheticTransformer"),
+    };
+    let ids = g.op(OpKind::Input, "input", &[], &[], Vec::new());
+    let top = g.enter("transformer", "Transformer", "self", &[]);
+    let positions = g.op(OpKind::Op, "arange", &[], &top, Vec::new());
+    let mask = g.op(OpKind::Op, "tril", &[], &top, Vec::new());
+    let tokens = g.atomic("transformer.wte", "Embedding", "transformer", &top, &ids);
+    let placed = g.atomic(
+        "transformer.wpe",
+        "Embedding",
+        "transformer",
+        &top,
+        &positions,
+    );
+    let mut x = g.op(OpKind::Op, "add", &[tokens, placed], &top, Vec::new());
+    g.builder
+        .module("transformer.h", "ModuleList", "transformer", 0);
+    for b in 0..blocks {
+        let block = format!("transformer.h.{b}");
+        let calls = g.enter(&block, "Block", "transformer.h", &top);
+        let normed = g.atomic(&format!("{block}.ln_1"), "LayerNorm", &block, &calls, &x);
+        let attn = format!("{block}.attn");
+        let attn_calls = g.enter(&attn, "Attention", &block, &calls);
+        let qkv = g.atomic(
+            &format!("{attn}.c_attn"),
+            "Linear",
+            &attn,
+            &attn_calls,
+            &normed,
+        );
+        let split = g.op(OpKind::Op, "split", &[qkv], &attn_calls, Vec::new());
+        let keys = g.op(
+            OpKind::Op,
+            "transpose",
+            std::slice::from_ref(&split),
+            &attn_calls,
+            Vec::new(),
+        );
+        let scores = g.op(
+            OpKind::Op,
+            "matmul",
+            &[split.clone(), keys],
+            &attn_calls,
+            Vec::new(),
+        );
+        let scaled = g.op(OpKind::Op, "mul", &[scores], &attn_calls, Vec::new());
+        let masked = g.op(
+            OpKind::Op,
+            "masked_fill",
+            &[scaled, mask.clone()],
+            &attn_calls,
+            Vec::new(),
+        );
+        let weights = g.op(OpKind::Op, "softmax", &[masked], &attn_calls, Vec::new());
+        let mixed = g.op(
+            OpKind::Op,
+            "matmul",
+            &[weights, split],
+            &attn_calls,
+            Vec::new(),
+        );
+        let attended = g.atomic(
+            &format!("{attn}.c_proj"),
+            "Linear",
+            &attn,
+            &attn_calls,
+            &mixed,
+        );
+        g.builder.mark_output(&attn_calls[2], &attended);
+        let x1 = g.op(
+            OpKind::Op,
+            "add",
+            &[x.clone(), attended],
+            &calls,
+            Vec::new(),
+        );
+        let normed = g.atomic(&format!("{block}.ln_2"), "LayerNorm", &block, &calls, &x1);
+        let mlp = format!("{block}.mlp");
+        let mlp_calls = g.enter(&mlp, "MLP", &block, &calls);
+        let hidden = g.atomic(&format!("{mlp}.c_fc"), "Linear", &mlp, &mlp_calls, &normed);
+        let activated = g.atomic(&format!("{mlp}.act"), "GELU", &mlp, &mlp_calls, &hidden);
+        let out = g.atomic(
+            &format!("{mlp}.c_proj"),
+            "Linear",
+            &mlp,
+            &mlp_calls,
+            &activated,
+        );
+        g.builder.mark_output(&mlp_calls[2], &out);
+        x = g.closing("add", &[x1, out], &calls);
+    }
+    let normed = g.atomic("transformer.ln_f", "LayerNorm", "transformer", &top, &x);
+    g.builder.mark_output(&top[0], &normed);
+    let logits = g.atomic("lm_head", "Linear", "self", &[], &normed);
+    g.op(OpKind::Output, "output", &[logits], &[], Vec::new());
+    g.builder.finish()
+}
+
+/// A [`transformer`] of about `ops` operations (at least one block).
+pub fn transformer_of_size(ops: usize) -> Trace {
+    transformer((ops.saturating_sub(TRANSFORMER_FIXED_OPS) / TRANSFORMER_BLOCK_OPS).max(1))
 }
 
 #[cfg(test)]
@@ -228,6 +263,20 @@ mod tests {
         let trace = residual_stack(12);
         trace.validate().unwrap();
         assert_eq!(trace.ops.len(), 12 * 5 + 4);
+        assert_eq!(Trace::from_json(&trace.to_json()).unwrap(), trace);
+    }
+
+    #[test]
+    fn synthetic_transformer_is_valid_and_has_the_stated_size() {
+        let trace = transformer(3);
+        trace.validate().unwrap();
+        assert_eq!(
+            trace.ops.len(),
+            3 * TRANSFORMER_BLOCK_OPS + TRANSFORMER_FIXED_OPS
+        );
+        // The mask is read by every block: a hub.
+        let mask = trace.ops.iter().find(|op| op.layer_type == "tril").unwrap();
+        assert_eq!(mask.children.len(), 3);
         assert_eq!(Trace::from_json(&trace.to_json()).unwrap(), trace);
     }
 }

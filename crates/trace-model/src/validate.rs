@@ -4,7 +4,7 @@
 //! cannot. Every error carries the JSON path of the offending field, prefixed with `prefix`
 //! so that bundle members report `members[1].trace.ops[4].parents[0]`.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use petgraph::graph::DiGraph;
 
@@ -19,7 +19,7 @@ fn unique_index<'a>(
     path_of: impl Fn(usize) -> String,
     what: &'static str,
 ) -> Result<HashMap<&'a str, usize>> {
-    let mut index = HashMap::new();
+    let mut index = HashMap::default();
     for (position, name) in names.enumerate() {
         if index.insert(name, position).is_some() {
             return Err(TraceError::DuplicateLabel {

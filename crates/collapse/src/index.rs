@@ -1,0 +1,161 @@
+//! Lookups every visibility computation needs, built once per trace and shared by the
+//! collapse planner and the visible graph: op and call labels to indices, the dataflow as
+//! index lists, each op's call stack, and the module tree.
+
+use std::ops::Range;
+
+use rustc_hash::FxHashMap;
+use tl_trace_model::Trace;
+
+use crate::ModuleTree;
+
+/// A list of indices per row (per op, per module), stored flat.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Lists {
+    starts: Vec<usize>,
+    items: Vec<usize>,
+}
+
+impl Lists {
+    pub(crate) fn build<'a>(rows: impl Iterator<Item = impl Iterator<Item = usize> + 'a>) -> Lists {
+        let (rows_hint, _) = rows.size_hint();
+        let mut lists = Lists {
+            starts: Vec::with_capacity(rows_hint + 1),
+            items: Vec::with_capacity(rows_hint * 2),
+        };
+        lists.starts.push(0);
+        for row in rows {
+            lists.items.extend(row);
+            lists.starts.push(lists.items.len());
+        }
+        lists
+    }
+
+    /// The inverse relation over `targets` rows: row `t` lists, in order, the rows whose
+    /// list holds `t`.
+    pub(crate) fn inverse(&self, targets: usize) -> Lists {
+        let mut starts = vec![0usize; targets + 1];
+        for &target in &self.items {
+            starts[target + 1] += 1;
+        }
+        for t in 0..targets {
+            starts[t + 1] += starts[t];
+        }
+        let mut fill = starts.clone();
+        let mut items = vec![0usize; self.items.len()];
+        for source in 0..self.starts.len() - 1 {
+            for &target in self.row(source) {
+                items[fill[target]] = source;
+                fill[target] += 1;
+            }
+        }
+        Lists { starts, items }
+    }
+
+    pub(crate) fn row(&self, i: usize) -> &[usize] {
+        let range: Range<usize> = self.starts[i]..self.starts[i + 1];
+        &self.items[range]
+    }
+}
+
+/// Op labels to indices, and each op's distinct parents (first occurrence kept: an op may
+/// read one tensor twice).
+fn dataflow(trace: &Trace) -> (FxHashMap<&str, usize>, Lists) {
+    let mut ops_by_label: FxHashMap<&str, usize> =
+        FxHashMap::with_capacity_and_hasher(trace.ops.len(), Default::default());
+    ops_by_label.extend(
+        trace
+            .ops
+            .iter()
+            .enumerate()
+            .map(|(i, op)| (op.label.as_str(), i)),
+    );
+    let parents = Lists::build(trace.ops.iter().map(|op| {
+        let mut seen: Vec<usize> = Vec::with_capacity(op.parents.len());
+        for label in &op.parents {
+            let parent = ops_by_label[label.as_str()];
+            if !seen.contains(&parent) {
+                seen.push(parent);
+            }
+        }
+        seen.into_iter()
+    }));
+    (ops_by_label, parents)
+}
+
+/// Each op's calls, as indices into `trace.module_calls`.
+fn call_stacks(trace: &Trace) -> Lists {
+    let mut calls: FxHashMap<&str, usize> =
+        FxHashMap::with_capacity_and_hasher(trace.module_calls.len(), Default::default());
+    calls.extend(
+        trace
+            .module_calls
+            .iter()
+            .enumerate()
+            .map(|(i, call)| (call.label.as_str(), i)),
+    );
+    Lists::build(
+        trace
+            .ops
+            .iter()
+            .map(|op| op.modules.iter().map(|label| calls[label.as_str()])),
+    )
+}
+
+/// Lookups over one validated trace.
+#[derive(Debug, Clone)]
+pub struct TraceIndex<'t> {
+    /// The trace.
+    pub trace: &'t Trace,
+    /// Its module tree.
+    pub tree: ModuleTree<'t>,
+    pub(crate) ops_by_label: FxHashMap<&'t str, usize>,
+    parents: Lists,
+    children: Lists,
+    stacks: Lists,
+}
+
+impl<'t> TraceIndex<'t> {
+    /// Indexes `trace` (validated: every label it names exists).
+    pub fn new(trace: &'t Trace) -> TraceIndex<'t> {
+        // The module side and the dataflow side share nothing: build them on two threads.
+        let ((tree, stacks), (ops_by_label, parents)) = std::thread::scope(|scope| {
+            let modules = scope.spawn(|| (ModuleTree::new(trace), call_stacks(trace)));
+            let dataflow = dataflow(trace);
+            (
+                modules.join().expect("indexing modules does not panic"),
+                dataflow,
+            )
+        });
+        // Children are the inverse of parents (validation checks both lists agree).
+        let children = parents.inverse(trace.ops.len());
+        TraceIndex {
+            trace,
+            tree,
+            ops_by_label,
+            parents,
+            children,
+            stacks,
+        }
+    }
+
+    /// Distinct parents of op `i`, in argument order.
+    pub fn parents(&self, i: usize) -> &[usize] {
+        self.parents.row(i)
+    }
+
+    /// Children of op `i`.
+    pub fn children(&self, i: usize) -> &[usize] {
+        self.children.row(i)
+    }
+
+    /// The calls op `i` ran inside (indices into `trace.module_calls`), outermost first.
+    pub fn stack(&self, i: usize) -> &[usize] {
+        self.stacks.row(i)
+    }
+
+    /// The index of the op labelled `label`.
+    pub fn op(&self, label: &str) -> Option<usize> {
+        self.ops_by_label.get(label).copied()
+    }
+}
