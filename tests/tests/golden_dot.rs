@@ -2,7 +2,9 @@
 //! drawings of each option the forward-drawing issue covers. `TL_UPDATE_GOLDEN=1 cargo test
 //! -p tl-tests --test golden_dot` rewrites them; review the pictures before committing.
 
-use tl_draw::{draw, BufferVisibility, Direction, DrawOptions, LabelField, NodeStyle, Trace};
+use tl_draw::{
+    draw, BufferVisibility, Direction, DrawOptions, LabelField, NodeStyle, Trace, ValueSource,
+};
 use tl_tests::{check_golden, fixture_files, fixtures_dir, is_bundle};
 
 fn trace(name: &str) -> Trace {
@@ -133,4 +135,103 @@ fn every_theme_draws_the_first_drawing() {
         !dark.contains("color=\"black\" fontcolor=\"black\" labelfontsize"),
         "no black arrows on the dark page"
     );
+}
+
+#[test]
+fn edge_shapes_label_every_arrow() {
+    let convnet = trace("convnet");
+    golden(
+        "convnet.edge_shapes",
+        &convnet,
+        DrawOptions::default().show_edge_shapes(true),
+    );
+    // On a collapsed drawing an arrow into a box carries the shape of what enters it.
+    let stack8 = trace("stack8");
+    let options = DrawOptions::default()
+        .collapse(tl_draw::Collapse::Level(0.5))
+        .show_edge_shapes(true);
+    golden("stack8.collapse_0.5.edge_shapes", &stack8, options.clone());
+    let dot = draw(&stack8, &options).unwrap().dot;
+    let arrow = |from: &str, to: &str| {
+        dot.lines()
+            .find(|line| line.contains(&format!("\"{from}\" -> \"{to}\"")))
+            .unwrap()
+            .to_owned()
+    };
+    assert!(arrow("input_1pass1", "linear_1_1pass1").contains(">(2, 4)<"));
+    assert!(arrow("linear_1_1pass1", "box:blocks.0:1").contains(">(2, 8)<"));
+}
+
+#[test]
+fn colour_and_size_by_value() {
+    let convnet = trace("convnet");
+    golden(
+        "convnet.color_by_time",
+        &convnet,
+        DrawOptions::default().color_by("time"),
+    );
+    golden(
+        "gpt2.color_by_flops.size_by_bytes",
+        &trace("gpt2"),
+        DrawOptions::default().color_by("flops").size_by("bytes"),
+    );
+    // The key of an encoded drawing shows its scales and nothing else by default.
+    let dot = draw(&convnet, &DrawOptions::default().color_by("time"))
+        .unwrap()
+        .dot;
+    assert!(dot.contains("time: 0.0279 ms ... 0.794 ms"), "{dot}");
+    assert!(!dot.contains("ellipse: an operation"));
+    // Inputs and outputs keep their role colour as a ring around the scale fill.
+    let input = dot
+        .lines()
+        .find(|l| l.starts_with("\t\"input_1pass1\" ["))
+        .unwrap();
+    assert!(
+        input.contains("color=\"#98FB98\"") && input.contains("peripheries=2"),
+        "{input}"
+    );
+    // A closure from Rust, with the name the key shows; a field by name.
+    let by_step = ValueSource::custom("step", |op| Some(f64::from(op.step_index)));
+    let dot = draw(&convnet, &DrawOptions::default().color_by_source(by_step))
+        .unwrap()
+        .dot;
+    assert!(dot.contains("step: 0 ... 12"), "{dot}");
+    let dot = draw(&convnet, &DrawOptions::default().size_by("step_index"))
+        .unwrap()
+        .dot;
+    assert!(dot.contains("size: step_index, 0 ... 12") && dot.contains("fixedsize=false"));
+}
+
+#[test]
+fn encoding_requests_that_cannot_be_drawn_are_refused() {
+    let convnet = trace("convnet");
+    let refused = |options: DrawOptions| draw(&convnet, &options).unwrap_err().code();
+    assert_eq!(
+        refused(DrawOptions::default().color_by("nosuch")),
+        "encoding_source_invalid"
+    );
+    assert_eq!(
+        refused(DrawOptions::default().color_by("dims")),
+        "encoding_source_invalid"
+    );
+    assert_eq!(
+        refused(DrawOptions::default().color_by("dtype")),
+        "encoding_value_invalid"
+    );
+    assert_eq!(
+        refused(DrawOptions::default().size_scale("linear")),
+        "scale_requires_size_by"
+    );
+    assert_eq!(
+        refused(DrawOptions::default().size_by("bytes").size_scale("cubic")),
+        "size_scale_invalid"
+    );
+    // A rolled layer whose passes differ cannot take one size.
+    let recurrent = trace("recurrent");
+    let error = draw(
+        &recurrent,
+        &DrawOptions::default().rolled(true).size_by("pass_index"),
+    )
+    .unwrap_err();
+    assert_eq!(error.code(), "size_by_rolled_varying");
 }

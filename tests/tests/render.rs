@@ -60,6 +60,16 @@ fn golden_pngs() {
         ("frozen", DrawOptions::default().show_legend(Some(true))),
         ("custom_buffer", DrawOptions::default()),
         ("stack8.depth1", DrawOptions::default().depth(1)),
+        (
+            "convnet.color_by_time",
+            DrawOptions::default().color_by("time"),
+        ),
+        (
+            "convnet.edge_shapes.size_by_bytes",
+            DrawOptions::default()
+                .show_edge_shapes(true)
+                .size_by("bytes"),
+        ),
     ];
     for (name, options) in cases {
         let fixture = name.split('.').next().unwrap();

@@ -119,6 +119,9 @@ fn node_statement(node: &StyledNode, indent: &str) -> String {
     if let Some(penwidth) = node.penwidth {
         attrs.push(format!("penwidth={penwidth}"));
     }
+    if let Some((width, height)) = node.min_size {
+        attrs.push(format!("fixedsize=false height={height} width={width}"));
+    }
     attrs.push(format!("shape={}", node.shape.dot_name()));
     attrs.push(format!("style={}", quote(&style.join(","))));
     if let Some(tooltip) = &node.tooltip {
@@ -228,6 +231,28 @@ fn legend_statement(legend: &Legend) -> String {
         "<TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\"><FONT POINT-SIZE=\"12\"><B>{}</B></FONT></TD></TR>",
         escape_html(&legend.title)
     );
+    if let Some(bar) = &legend.bar {
+        let _ = write!(
+            table,
+            "<TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\"><FONT POINT-SIZE=\"12\">{}</FONT></TD></TR>",
+            escape_html(&bar.label)
+        );
+        let cells: String = bar
+            .swatches
+            .iter()
+            .map(|color| {
+                format!(
+                    "<TD BGCOLOR={} WIDTH=\"18\" HEIGHT=\"12\"></TD>",
+                    quote(color)
+                )
+            })
+            .collect();
+        let _ = write!(
+            table,
+            "<TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\"><TABLE BORDER=\"1\" CELLBORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"0\" COLOR={}><TR>{cells}</TR></TABLE></TD></TR>",
+            quote(&legend.ink)
+        );
+    }
     for entry in &legend.entries {
         let swatch = match &entry.swatch {
             Some(Fill::Solid(color)) => format!(

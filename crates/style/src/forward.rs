@@ -11,6 +11,7 @@ use tl_trace_model::{ArmKind, ConditionKind, OpKind, OpRecord, ScalarValue, Trac
 
 use crate::args::argument_row;
 use crate::contrast;
+use crate::encoding;
 use crate::format;
 use crate::graph::*;
 use crate::options::{LabelField, NodeStyle, StyleOptions};
@@ -201,6 +202,7 @@ pub fn style_forward(
                 visible,
                 edge,
                 pass_labels.map(|labels| &labels[position]),
+                options.show_edge_shapes,
             )
         })
         .collect();
@@ -228,9 +230,20 @@ pub fn style_forward(
         .filter(|(_, node)| matches!(node.kind, NodeKind::Op(op) if trace.ops[op].kind == OpKind::Output))
         .map(|(position, _)| position)
         .collect();
-    // A focused drawing shows its reading key unless told not to.
-    let legend_on = options.show_legend.unwrap_or(options.focus.is_some());
-    let legend = legend_on.then(|| used.legend(theme));
+    let key = encoding::apply(trace, visible, &mut nodes, &options.encoding, theme);
+    // A focused drawing shows its reading key unless told not to; an encoded drawing shows
+    // its scales, and only them unless the key is asked for.
+    let legend_on = options
+        .show_legend
+        .unwrap_or(options.focus.is_some() || !options.encoding.is_empty());
+    let legend = legend_on.then(|| {
+        let mut legend = used.legend(theme);
+        if options.show_legend.is_none() && !options.encoding.is_empty() {
+            legend.entries.clear();
+        }
+        key.add_to(&mut legend);
+        legend
+    });
     StyledGraph {
         name: trace.model.class_name.clone(),
         comment: "Computational graph for the feedforward sweep".to_owned(),
@@ -423,6 +436,7 @@ impl Used {
         }
         Legend {
             title: "Key".to_owned(),
+            bar: None,
             entries,
             ink: theme.node_border.clone(),
             text: theme.font_color.clone(),
@@ -767,6 +781,7 @@ fn op_node(
         penwidth: None,
         tooltip: (!hidden_buffers.is_empty())
             .then(|| format!("Hidden buffers: {}", hidden_buffers.join(", "))),
+        min_size: None,
         cluster: None,
     }
 }
@@ -882,6 +897,7 @@ fn box_node(
         peripheries: None,
         penwidth: None,
         tooltip: None,
+        min_size: None,
         cluster: None,
     }
 }
@@ -1021,6 +1037,7 @@ fn capsule(
         peripheries: None,
         penwidth: None,
         tooltip: Some(tooltip),
+        min_size: None,
         cluster: None,
     }
 }
@@ -1050,6 +1067,7 @@ fn ellipsis_node(index: &Index<'_>, ellipsis: &FoldEllipsis, theme: &Theme) -> S
         peripheries: None,
         penwidth: None,
         tooltip: Some(ellipsis.members.join(", ")),
+        min_size: None,
         cluster: None,
     }
 }
@@ -1093,6 +1111,7 @@ fn stub_node(
         peripheries: None,
         penwidth: None,
         tooltip: None,
+        min_size: None,
         cluster: None,
     }
 }
@@ -1244,16 +1263,48 @@ fn arm_label(index: &Index<'_>, parent: &OpRecord, child: &str) -> Option<String
     }
 }
 
+/// Distinct shapes shown on one arrow before the rest is summarised.
+const EDGE_SHAPES_SHOWN: usize = 3;
+
+/// The shapes of the tensors an arrow carries (`show_edge_shapes=True`): each distinct
+/// output shape of its sources, in order, `1x16x8x8, 1x16 (+2 more)` when there are many.
+fn edge_shapes(trace: &Trace, edge: &tl_collapse::Edge) -> Option<String> {
+    let mut shapes: Vec<String> = Vec::new();
+    for &(parent, _) in &edge.pairs {
+        if let Some(dims) = &trace.ops[parent].shape {
+            let text = format::shape(dims);
+            if !shapes.contains(&text) {
+                shapes.push(text);
+            }
+        }
+    }
+    let more = shapes.len().saturating_sub(EDGE_SHAPES_SHOWN);
+    shapes.truncate(EDGE_SHAPES_SHOWN);
+    let text = shapes.join(", ");
+    match more {
+        _ if shapes.is_empty() => None,
+        0 => Some(text),
+        more => Some(format!("{text} (+{more} more)")),
+    }
+}
+
 fn styled_edge(
     index: &Index<'_>,
     visible: &VisibleGraph,
     edge: &tl_collapse::Edge,
     passes: Option<&PassLabels>,
+    show_shapes: bool,
 ) -> StyledEdge {
     let trace = index.trace;
     let mut head_label = Vec::new();
     let mut tail_label = Vec::new();
     let mut label = Vec::new();
+    if show_shapes {
+        label.extend(edge_shapes(trace, edge).map(|text| EdgeText {
+            text,
+            emphasis: false,
+        }));
+    }
     for &(parent, child) in &edge.pairs {
         let (parent_op, child_op) = (&trace.ops[parent], &trace.ops[child]);
         if trace

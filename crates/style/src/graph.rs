@@ -123,6 +123,8 @@ pub struct StyledNode {
     pub penwidth: Option<f64>,
     /// Hover text.
     pub tooltip: Option<String>,
+    /// Smallest width and height in inches (`size_by=`); text may make the node larger.
+    pub min_size: Option<(f64, f64)>,
     /// Index into [`StyledGraph::clusters`] of the innermost cluster.
     pub cluster: Option<usize>,
 }
@@ -185,11 +187,22 @@ pub struct LegendEntry {
     pub text: String,
 }
 
+/// The colour bar of a `color_by=` key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ColorBar {
+    /// `time: 0.098 ms ... 1.46 ms`.
+    pub label: String,
+    /// Samples of the ramp, lowest value first.
+    pub swatches: Vec<String>,
+}
+
 /// The key of a drawing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Legend {
     /// Title row.
     pub title: String,
+    /// The colour bar, with `color_by=`.
+    pub bar: Option<ColorBar>,
     /// Entries, in reading order.
     pub entries: Vec<LegendEntry>,
     /// Border colour.

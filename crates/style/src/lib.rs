@@ -11,6 +11,7 @@
 
 pub mod args;
 pub mod contrast;
+pub mod encoding;
 pub mod format;
 mod forward;
 mod graph;

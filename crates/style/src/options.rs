@@ -148,6 +148,10 @@ pub struct StyleOptions {
     pub show_pictures: bool,
     /// The focused module (`module=`), for the header and the reading key.
     pub focus: Option<String>,
+    /// Write each tensor's shape on its arrow (`show_edge_shapes=`).
+    pub show_edge_shapes: bool,
+    /// Colour and size by value (`color_by=`, `size_by=`).
+    pub encoding: crate::encoding::Encoding,
 }
 
 impl Default for StyleOptions {
@@ -162,6 +166,8 @@ impl Default for StyleOptions {
             buffers: BufferVisibility::Meaningful,
             show_pictures: true,
             focus: None,
+            show_edge_shapes: false,
+            encoding: crate::encoding::Encoding::default(),
         }
     }
 }

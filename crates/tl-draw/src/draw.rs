@@ -240,7 +240,11 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
         buffers: options.show_buffers,
         show_pictures: options.batch_render != BatchRender::ShapeOnly,
         focus: options.module.clone(),
+        show_edge_shapes: options.show_edge_shapes,
+        encoding: options.encoding()?,
     };
+    tl_style::encoding::check(trace, &visible, &style.encoding)
+        .map_err(|error| DrawError::invalid(error.code(), error.to_string()))?;
     if visible.nodes.len() > options.max_nodes && !options.force {
         return Err(DrawError::TooLarge {
             nodes: visible.nodes.len(),

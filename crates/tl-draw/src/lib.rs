@@ -23,6 +23,7 @@ pub use options::{BatchRender, Collapse, DrawOptions, GraphKind, LayoutEngine};
 pub use tl_collapse::schedule::{readable_band, Schedule, Step};
 pub use tl_collapse::BufferVisibility;
 pub use tl_render_cairo::Rendered;
+pub use tl_style::encoding::ValueSource;
 pub use tl_style::{Direction, LabelField, NodeStyle};
 pub use tl_trace_model::{Bundle, Document, OpKind, OpRecord, Trace, TraceError};
 

@@ -190,7 +190,9 @@ impl DrawArgs {
         if let Some(source) = &self.size_by {
             options = options.size_by(source);
         }
-        options.size_scale = self.size_scale.clone();
+        if let Some(scale) = &self.size_scale {
+            options = options.size_scale(scale);
+        }
         Ok(options)
     }
 

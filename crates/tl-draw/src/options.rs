@@ -4,6 +4,7 @@
 //! refused by [`DrawOptions::check_supported`] with a clear error, never ignored.
 
 use tl_collapse::BufferVisibility;
+use tl_style::encoding::{Channel, Encoding, EncodingError, SizeScale, ValueSource};
 use tl_style::{Direction, LabelField, NodeStyle, Theme};
 
 use crate::error::DrawError;
@@ -244,11 +245,12 @@ pub struct DrawOptions {
     pub show_buffers: BufferVisibility,
     /// Key: `None` automatic, `Some(true)` always, `Some(false)` never.
     pub show_legend: Option<bool>,
-    /// Colour nodes by this value.
-    pub color_by: Option<String>,
+    /// Colour nodes by this value (a name is resolved when drawing: a built-in, else a
+    /// record field).
+    pub color_by: Option<ValueSource>,
     /// Scale nodes by this value.
-    pub size_by: Option<String>,
-    /// How values map to area.
+    pub size_by: Option<ValueSource>,
+    /// How values map to area: `sqrt` (default) or `linear`.
     pub size_scale: Option<String>,
     /// Shade everything downstream of an edit.
     pub show_cone: bool,
@@ -395,16 +397,60 @@ impl DrawOptions {
         self
     }
 
-    /// Sets `color_by=`.
+    /// Sets `color_by=` to a built-in (`time`, `bytes`, `flops`, `magnitude`, `grad_norm`)
+    /// or a numeric record field, by name.
     pub fn color_by(mut self, source: &str) -> Self {
-        self.color_by = Some(source.to_owned());
+        self.color_by = Some(ValueSource::Field(source.to_owned()));
         self
     }
 
-    /// Sets `size_by=`.
+    /// Sets `size_by=` to a built-in (the `color_by` ones and `dims`) or a numeric record
+    /// field, by name.
     pub fn size_by(mut self, source: &str) -> Self {
-        self.size_by = Some(source.to_owned());
+        self.size_by = Some(ValueSource::Field(source.to_owned()));
         self
+    }
+
+    /// Sets `color_by=` to any source, e.g. a closure:
+    /// `ValueSource::custom("attention", |op| op.magnitude.map(|m| m * 2.0))`.
+    pub fn color_by_source(mut self, source: ValueSource) -> Self {
+        self.color_by = Some(source);
+        self
+    }
+
+    /// Sets `size_by=` to any source, e.g. a closure.
+    pub fn size_by_source(mut self, source: ValueSource) -> Self {
+        self.size_by = Some(source);
+        self
+    }
+
+    /// Sets `size_scale=` (`sqrt` or `linear`).
+    pub fn size_scale(mut self, scale: &str) -> Self {
+        self.size_scale = Some(scale.to_owned());
+        self
+    }
+
+    /// The colour and size channels, names resolved (built-ins first, then fields).
+    pub(crate) fn encoding(&self) -> Result<Encoding, DrawError> {
+        let encoding_error =
+            |error: EncodingError| DrawError::invalid(error.code(), error.to_string());
+        let resolve = |source: &Option<ValueSource>, channel: Channel| match source {
+            Some(ValueSource::Field(name)) => ValueSource::parse(name, channel).map(Some),
+            Some(ValueSource::Dims) if channel == Channel::Color => {
+                ValueSource::parse("dims", channel).map(Some)
+            }
+            other => Ok(other.clone()),
+        };
+        Ok(Encoding {
+            color_by: resolve(&self.color_by, Channel::Color).map_err(encoding_error)?,
+            size_by: resolve(&self.size_by, Channel::Size).map_err(encoding_error)?,
+            size_scale: self
+                .size_scale
+                .as_deref()
+                .map(SizeScale::parse)
+                .transpose()
+                .map_err(encoding_error)?,
+        })
     }
 
     /// Validates values the setters could not (theme, view, collapse level, dpi) and
@@ -461,28 +507,10 @@ impl DrawOptions {
                 "views arrive with the style issue",
             );
         }
-        if let Some(source) = self.color_by.as_ref().or(self.size_by.as_ref()) {
-            return unsupported(
-                format!("color_by/size_by={source:?}"),
-                "colour and size channels arrive with the style issue",
-            );
-        }
-        if self.size_scale.is_some() {
-            return unsupported(
-                "size_scale".to_owned(),
-                "size channels arrive with the style issue",
-            );
-        }
         if self.show_cone {
             return unsupported(
                 "show_cone=True".to_owned(),
                 "edit marks arrive with the edits issue",
-            );
-        }
-        if self.show_edge_shapes {
-            return unsupported(
-                "show_edge_shapes=True".to_owned(),
-                "arrives with the style issue",
             );
         }
         if self.show_module_paths || self.show_grad_values {

@@ -1,0 +1,674 @@
+//! Colour and size by value (`color_by=`, `size_by=`, `size_scale=`; drawing-spec section 6).
+//!
+//! A [`ValueSource`] reads one number per drawn operation: a built-in (`time`, `bytes`,
+//! `flops`, `magnitude`, `grad_norm`, and `dims` for size), any numeric field of the op
+//! records, or a closure. Values are normalised min-max over the drawn nodes. Colour uses
+//! viridis, dark for high values on a light page (bright for high values on a dark one);
+//! nodes with no value stay unfilled; inputs and outputs keep their role colour as a ring.
+//! Size makes the smallest value the drawing's typical node size and the largest twice its
+//! area; sizes are minimums, so text never shrinks. Boxes, capsules and folds are not
+//! encoded.
+
+use std::fmt;
+use std::sync::Arc;
+
+use tl_collapse::{NodeKind, VisibleGraph};
+use tl_trace_model::{OpKind, OpRecord, Trace};
+
+use crate::contrast;
+use crate::format;
+use crate::graph::{ColorBar, Fill, Legend, LegendEntry, StyledNode};
+use crate::theme::Theme;
+
+/// A closure giving an op's value (the Rust API's `color_by=<callable>`).
+pub type ValueFn = Arc<dyn Fn(&OpRecord) -> Option<f64> + Send + Sync>;
+
+/// Which channel a source feeds (for error messages and `dims`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Channel {
+    /// `color_by=`.
+    Color,
+    /// `size_by=`.
+    Size,
+}
+
+impl Channel {
+    fn option(self) -> &'static str {
+        match self {
+            Channel::Color => "color_by",
+            Channel::Size => "size_by",
+        }
+    }
+}
+
+/// Where a node's value comes from.
+#[derive(Clone)]
+pub enum ValueSource {
+    /// Wall time of the op (`duration_s`).
+    Time,
+    /// Output bytes.
+    Bytes,
+    /// Forward FLOPs.
+    Flops,
+    /// Mean absolute value of the saved output.
+    Magnitude,
+    /// L2 norm of the saved gradient.
+    GradNorm,
+    /// Elements of the output excluding the batch dimension (size only).
+    Dims,
+    /// A numeric field of the op records, by its JSON name (`step_index`).
+    Field(String),
+    /// A closure, with the name the key shows.
+    Custom {
+        /// Name shown in the key.
+        name: String,
+        /// The value of an op, `None` when it has none.
+        value: ValueFn,
+    },
+}
+
+impl fmt::Debug for ValueSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+impl PartialEq for ValueSource {
+    fn eq(&self, other: &ValueSource) -> bool {
+        match (self, other) {
+            (ValueSource::Custom { value: a, .. }, ValueSource::Custom { value: b, .. }) => {
+                Arc::ptr_eq(a, b)
+            }
+            _ => self.name() == other.name(),
+        }
+    }
+}
+
+/// How size values map to area (`size_scale=`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SizeScale {
+    /// Area grows with the square root of the value (values must be >= 0).
+    #[default]
+    Sqrt,
+    /// Area grows linearly with the value.
+    Linear,
+}
+
+impl SizeScale {
+    /// Parses `sqrt` or `linear`.
+    pub fn parse(text: &str) -> Result<SizeScale, EncodingError> {
+        match normalise(text).as_str() {
+            "sqrt" => Ok(SizeScale::Sqrt),
+            "linear" => Ok(SizeScale::Linear),
+            _ => Err(EncodingError::ScaleInvalid(text.to_owned())),
+        }
+    }
+}
+
+/// The colour and size channels of a drawing.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Encoding {
+    /// `color_by=`.
+    pub color_by: Option<ValueSource>,
+    /// `size_by=`.
+    pub size_by: Option<ValueSource>,
+    /// `size_scale=` (only with `size_by`).
+    pub size_scale: Option<SizeScale>,
+}
+
+impl Encoding {
+    /// True when neither channel is set.
+    pub fn is_empty(&self) -> bool {
+        self.color_by.is_none() && self.size_by.is_none()
+    }
+}
+
+/// Why an encoding request cannot be drawn.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EncodingError {
+    /// Not a built-in and no op record has a field of that name.
+    #[error("{channel} source '{source_name}' is not a known record field, scalar builtin, or callable; use time, bytes, flops, magnitude or grad_norm{dims}, a numeric op field such as step_index, or a closure from Rust")]
+    SourceInvalid {
+        /// `color_by` or `size_by`.
+        channel: &'static str,
+        /// The name asked for.
+        source_name: String,
+        /// `, dims` for size.
+        dims: &'static str,
+    },
+    /// The field exists but is not a number.
+    #[error("{channel} source '{source_name}' is not numeric in op {op} ({found}); pick a numeric field (bools, strings and shapes have no scale)")]
+    ValueInvalid {
+        /// `color_by` or `size_by`.
+        channel: &'static str,
+        /// The name asked for.
+        source_name: String,
+        /// The first op where it is not a number.
+        op: String,
+        /// What it is there.
+        found: String,
+    },
+    /// `sqrt` scale over negative values.
+    #[error("size_by source '{0}' has negative values, which size_scale='sqrt' cannot map; pass size_scale='linear'")]
+    NegativeForSqrt(String),
+    /// `size_scale=` without `size_by=`.
+    #[error("size_scale= only applies with size_by=; add size_by= (e.g. size_by='bytes') or drop size_scale")]
+    ScaleRequiresSizeBy,
+    /// Unknown `size_scale=`.
+    #[error("size_scale '{0}' is not one of sqrt, linear")]
+    ScaleInvalid(String),
+    /// `size_by` on a rolled layer whose passes disagree.
+    #[error("size_by source '{source_name}' varies across the passes of rolled layer {layer}; draw unrolled (rolled=False) or size by a value every pass shares")]
+    RolledVarying {
+        /// The name asked for.
+        source_name: String,
+        /// The rolled layer.
+        layer: String,
+    },
+}
+
+impl EncodingError {
+    /// Stable code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            EncodingError::SourceInvalid { .. } => "encoding_source_invalid",
+            EncodingError::ValueInvalid { .. } | EncodingError::NegativeForSqrt(_) => {
+                "encoding_value_invalid"
+            }
+            EncodingError::ScaleRequiresSizeBy => "scale_requires_size_by",
+            EncodingError::ScaleInvalid(_) => "size_scale_invalid",
+            EncodingError::RolledVarying { .. } => "size_by_rolled_varying",
+        }
+    }
+}
+
+fn normalise(name: &str) -> String {
+    name.trim().to_lowercase().replace(['-', ' '], "_")
+}
+
+impl ValueSource {
+    /// Parses a built-in name or a field name (checked against a trace by [`check`]).
+    pub fn parse(text: &str, channel: Channel) -> Result<ValueSource, EncodingError> {
+        Ok(match normalise(text).as_str() {
+            "time" => ValueSource::Time,
+            "bytes" => ValueSource::Bytes,
+            "flops" => ValueSource::Flops,
+            "magnitude" => ValueSource::Magnitude,
+            "grad_norm" => ValueSource::GradNorm,
+            "dims" if channel == Channel::Size => ValueSource::Dims,
+            "dims" | "" => return Err(source_invalid(text, channel)),
+            field => ValueSource::Field(field.to_owned()),
+        })
+    }
+
+    /// A closure source named `name` in the key.
+    pub fn custom(
+        name: &str,
+        value: impl Fn(&OpRecord) -> Option<f64> + Send + Sync + 'static,
+    ) -> ValueSource {
+        ValueSource::Custom {
+            name: name.to_owned(),
+            value: Arc::new(value),
+        }
+    }
+
+    /// The name the key and errors use.
+    pub fn name(&self) -> String {
+        match self {
+            ValueSource::Time => "time".to_owned(),
+            ValueSource::Bytes => "bytes".to_owned(),
+            ValueSource::Flops => "flops".to_owned(),
+            ValueSource::Magnitude => "magnitude".to_owned(),
+            ValueSource::GradNorm => "grad_norm".to_owned(),
+            ValueSource::Dims => "dims".to_owned(),
+            ValueSource::Field(name) | ValueSource::Custom { name, .. } => name.clone(),
+        }
+    }
+
+    /// What the size line calls the quantity (`output bytes`).
+    fn quantity(&self) -> String {
+        match self {
+            ValueSource::Bytes => "output bytes".to_owned(),
+            ValueSource::GradNorm => "gradient norm".to_owned(),
+            ValueSource::Dims => "output elements".to_owned(),
+            other => other.name(),
+        }
+    }
+
+    /// The op's value, `None` when it has none (a field that is not a number included:
+    /// [`check`] refuses those up front).
+    pub fn value(&self, op: &OpRecord) -> Option<f64> {
+        match self {
+            ValueSource::Time => op.duration_s,
+            ValueSource::Bytes => op.bytes.map(|b| b as f64),
+            ValueSource::Flops => op.flops.map(|f| f as f64),
+            ValueSource::Magnitude => op.magnitude,
+            ValueSource::GradNorm => op.grad.as_ref().and_then(|g| g.norm),
+            ValueSource::Dims => op
+                .shape
+                .as_ref()
+                .map(|dims| dims.iter().skip(1).product::<u64>().max(1) as f64),
+            ValueSource::Field(name) => field_value(op, name).and_then(|v| v.as_f64()),
+            ValueSource::Custom { value, .. } => value(op).filter(|v| v.is_finite()),
+        }
+    }
+
+    /// A value as the key writes it: `0.098 ms`, `15 KB`, `1.20 MFLOPs`, `0.5012`.
+    pub fn format(&self, value: f64) -> String {
+        match self {
+            ValueSource::Time => format!("{} ms", significant(value * 1e3, 3)),
+            ValueSource::Bytes => format::bytes(value.round() as u64).replace(".0 ", " "),
+            ValueSource::Flops => format::flops(value.round() as u64),
+            ValueSource::Dims => format::compact_count(value.round() as u64),
+            ValueSource::Field(_) if value.fract() == 0.0 && value.abs() < 1e15 => {
+                format!("{value:.0}")
+            }
+            _ => significant(value, 4),
+        }
+    }
+}
+
+fn source_invalid(text: &str, channel: Channel) -> EncodingError {
+    EncodingError::SourceInvalid {
+        channel: channel.option(),
+        source_name: text.to_owned(),
+        dims: if channel == Channel::Size {
+            ", dims"
+        } else {
+            ""
+        },
+    }
+}
+
+/// The JSON value of field `name` of an op, as the trace file writes it.
+fn field_value(op: &OpRecord, name: &str) -> Option<serde_json::Value> {
+    match serde_json::to_value(op) {
+        Ok(serde_json::Value::Object(mut fields)) => fields.remove(name),
+        _ => None,
+    }
+}
+
+/// `value` with `digits` significant digits, trailing zeros dropped: `0.098`, `1.46`.
+fn significant(value: f64, digits: i32) -> String {
+    if value == 0.0 || !value.is_finite() {
+        return format!("{value}");
+    }
+    let magnitude = value.abs().log10().floor() as i32;
+    let decimals = (digits - 1 - magnitude).max(0) as usize;
+    let text = format!("{value:.decimals$}");
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_owned()
+    } else {
+        text
+    }
+}
+
+/// Checks an encoding against the trace and the drawn graph: fields exist and are numeric,
+/// `size_scale` comes with `size_by`, `sqrt` sees no negative values, and `size_by` does
+/// not vary across the passes of a rolled layer.
+pub fn check(
+    trace: &Trace,
+    visible: &VisibleGraph,
+    encoding: &Encoding,
+) -> Result<(), EncodingError> {
+    if encoding.size_scale.is_some() && encoding.size_by.is_none() {
+        return Err(EncodingError::ScaleRequiresSizeBy);
+    }
+    let channels = [
+        (Channel::Color, &encoding.color_by),
+        (Channel::Size, &encoding.size_by),
+    ];
+    for (channel, source) in channels {
+        let Some(ValueSource::Field(name)) = source else {
+            continue;
+        };
+        let mut present = false;
+        for op in &trace.ops {
+            match field_value(op, name) {
+                None | Some(serde_json::Value::Null) => {}
+                Some(serde_json::Value::Number(_)) => present = true,
+                Some(other) => {
+                    return Err(EncodingError::ValueInvalid {
+                        channel: channel.option(),
+                        source_name: name.clone(),
+                        op: op.label.clone(),
+                        found: other.to_string(),
+                    })
+                }
+            }
+        }
+        if !present {
+            return Err(source_invalid(name, channel));
+        }
+    }
+    if let Some(source) = &encoding.size_by {
+        for node in &visible.nodes {
+            if let NodeKind::Layer(passes) = &node.kind {
+                if layer_value(trace, passes, source) == LayerValue::Varies {
+                    return Err(EncodingError::RolledVarying {
+                        source_name: source.name(),
+                        layer: trace.ops[passes[0]].layer_label.clone(),
+                    });
+                }
+            }
+        }
+        if encoding.size_scale.unwrap_or_default() == SizeScale::Sqrt {
+            let negative = visible
+                .nodes
+                .iter()
+                .filter_map(|node| node_value(trace, &node.kind, source))
+                .any(|v| v < 0.0);
+            if negative {
+                return Err(EncodingError::NegativeForSqrt(source.name()));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[derive(Debug, PartialEq)]
+enum LayerValue {
+    Value(f64),
+    Missing,
+    Varies,
+}
+
+/// A rolled layer's value: the one value all its passes share.
+fn layer_value(trace: &Trace, passes: &[usize], source: &ValueSource) -> LayerValue {
+    let values: Vec<Option<f64>> = passes
+        .iter()
+        .map(|&p| source.value(&trace.ops[p]))
+        .collect();
+    match values[..] {
+        [] | [None, ..] if values.iter().all(Option::is_none) => LayerValue::Missing,
+        [Some(first), ..] if values.iter().all(|v| *v == Some(first)) => LayerValue::Value(first),
+        _ => LayerValue::Varies,
+    }
+}
+
+/// The value a drawn node is encoded by: operations and rolled layers only.
+fn node_value(trace: &Trace, kind: &NodeKind, source: &ValueSource) -> Option<f64> {
+    match kind {
+        NodeKind::Op(op) => source.value(&trace.ops[*op]),
+        NodeKind::Layer(passes) => match layer_value(trace, passes, source) {
+            LayerValue::Value(v) => Some(v),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Per drawn node, its value's place in `[0, 1]` (min-max over the drawn values), with the
+/// range; `None` when fewer than two distinct values are drawn.
+pub(crate) struct Scaled {
+    /// Per node: the fraction, `None` for nodes without a value.
+    pub fractions: Vec<Option<f64>>,
+    /// Smallest and largest drawn value.
+    pub low: f64,
+    pub high: f64,
+    /// Rolled layers left unencoded because their passes disagree.
+    pub varying_layers: usize,
+}
+
+pub(crate) fn scale(
+    trace: &Trace,
+    visible: &VisibleGraph,
+    source: &ValueSource,
+    transform: fn(f64) -> f64,
+) -> Option<Scaled> {
+    let values: Vec<Option<f64>> = visible
+        .nodes
+        .iter()
+        .map(|node| node_value(trace, &node.kind, source))
+        .collect();
+    let drawn = values.iter().flatten().copied();
+    let low = drawn.clone().fold(f64::INFINITY, f64::min);
+    let high = drawn.fold(f64::NEG_INFINITY, f64::max);
+    // Fewer than two distinct values (or none at all): nothing to scale.
+    if low.partial_cmp(&high) != Some(std::cmp::Ordering::Less) {
+        return None;
+    }
+    let (t_low, t_high) = (transform(low), transform(high));
+    let varying_layers = visible
+        .nodes
+        .iter()
+        .filter(|node| match &node.kind {
+            NodeKind::Layer(passes) => layer_value(trace, passes, source) == LayerValue::Varies,
+            _ => false,
+        })
+        .count();
+    Some(Scaled {
+        fractions: values
+            .iter()
+            .map(|v| v.map(|v| ((transform(v) - t_low) / (t_high - t_low)).clamp(0.0, 1.0)))
+            .collect(),
+        low,
+        high,
+        varying_layers,
+    })
+}
+
+/// Viridis at `fraction`, dark for high values on a light page, bright on a dark page.
+pub(crate) fn ramp(fraction: f64, dark_page: bool) -> String {
+    let at = if dark_page { fraction } else { 1.0 - fraction };
+    format!(
+        "#{:X}",
+        colorous::VIRIDIS.eval_continuous(at.clamp(0.0, 1.0))
+    )
+}
+
+/// Swatches of the key's colour bar, low to high.
+pub(crate) const BAR_SWATCHES: usize = 8;
+
+/// The key text of a colour channel: `time: 0.098 ms ... 1.46 ms`.
+pub(crate) fn color_label(source: &ValueSource, scaled: &Scaled) -> String {
+    format!(
+        "{}: {} ... {}",
+        source.name(),
+        source.format(scaled.low),
+        source.format(scaled.high)
+    )
+}
+
+/// The key line of a size channel: `size: output bytes, 15 KB ... 60 KB`.
+pub(crate) fn size_label(source: &ValueSource, scaled: &Scaled) -> String {
+    format!(
+        "size: {}, {} ... {}",
+        source.quantity(),
+        source.format(scaled.low),
+        source.format(scaled.high)
+    )
+}
+
+/// Only ops are encoded: inputs and outputs keep their role as a ring.
+pub(crate) fn is_io(trace: &Trace, kind: &NodeKind) -> bool {
+    matches!(kind, NodeKind::Op(op) if matches!(trace.ops[*op].kind, OpKind::Input | OpKind::Output))
+}
+
+/// What an encoding adds to the key.
+#[derive(Debug, Default)]
+pub(crate) struct EncodingKey {
+    bar: Option<ColorBar>,
+    lines: Vec<String>,
+}
+
+impl EncodingKey {
+    /// Puts the colour bar and the size and note lines into `legend`.
+    pub(crate) fn add_to(self, legend: &mut Legend) {
+        legend.bar = self.bar;
+        legend.entries.extend(
+            self.lines
+                .into_iter()
+                .map(|text| LegendEntry { swatch: None, text }),
+        );
+    }
+}
+
+/// The default Graphviz node (0.75 x 0.5 inches): the typical size when no node has text
+/// wider than that.
+const DEFAULT_NODE: (f64, f64) = (0.75, 0.5);
+/// Inches per character and per row of node text (14 pt Helvetica, rough but monotone).
+const CHAR_WIDTH: f64 = 0.1;
+const ROW_HEIGHT: f64 = 0.22;
+
+/// A node's size from its text, before layout: what `size_by` compares against.
+fn natural_size(node: &StyledNode) -> (f64, f64) {
+    let widest = node
+        .rows
+        .iter()
+        .map(|row| row.text.chars().count())
+        .max()
+        .unwrap_or(0);
+    (
+        (widest as f64 * CHAR_WIDTH + 0.3).max(DEFAULT_NODE.0),
+        (node.rows.len() as f64 * ROW_HEIGHT + 0.2).max(DEFAULT_NODE.1),
+    )
+}
+
+fn median(mut values: Vec<f64>) -> Option<f64> {
+    values.sort_by(f64::total_cmp);
+    values.get(values.len() / 2).copied()
+}
+
+/// Colours and sizes the drawn nodes by value; returns what the key shows.
+pub(crate) fn apply(
+    trace: &Trace,
+    visible: &VisibleGraph,
+    nodes: &mut [StyledNode],
+    encoding: &Encoding,
+    theme: &Theme,
+) -> EncodingKey {
+    let mut key = EncodingKey::default();
+    let dark_page =
+        contrast::ratio(&theme.page, "#000000") < contrast::ratio(&theme.page, "#FFFFFF");
+    if let Some(source) = &encoding.color_by {
+        let scaled = scale(trace, visible, source, |v| v);
+        for (position, node) in nodes.iter_mut().enumerate() {
+            let kind = &visible.nodes[position].kind;
+            if !matches!(kind, NodeKind::Op(_) | NodeKind::Layer(_)) {
+                continue;
+            }
+            // The fill belongs to the scale: no value, no fill; inputs and outputs keep
+            // their role colour as a ring.
+            if is_io(trace, kind) {
+                let (Fill::Solid(role) | Fill::Gradient(role, _)) = &node.fill;
+                node.border = role.clone();
+                node.peripheries = Some(2);
+                node.penwidth = Some(2.0);
+            }
+            let fraction = scaled.as_ref().and_then(|s| s.fractions[position]);
+            let fill = fraction.map_or_else(|| theme.page.clone(), |f| ramp(f, dark_page));
+            node.font_color = contrast::text_on(&fill, theme);
+            node.fill = Fill::Solid(fill);
+        }
+        match &scaled {
+            Some(scaled) => {
+                key.bar = Some(ColorBar {
+                    label: color_label(source, scaled),
+                    swatches: (0..BAR_SWATCHES)
+                        .map(|k| ramp(k as f64 / (BAR_SWATCHES - 1) as f64, dark_page))
+                        .collect(),
+                });
+                if scaled.varying_layers > 0 {
+                    key.lines.push(format!(
+                        "{}: {} rolled layers vary across passes -- unencoded",
+                        source.name(),
+                        scaled.varying_layers
+                    ));
+                }
+            }
+            None => key.lines.push(format!(
+                "{}: constant value -- unencoded (degenerate domain)",
+                source.name()
+            )),
+        }
+    }
+    if let Some(source) = &encoding.size_by {
+        let transform: fn(f64) -> f64 = match encoding.size_scale.unwrap_or_default() {
+            SizeScale::Sqrt => |v| v.max(0.0).sqrt(),
+            SizeScale::Linear => |v| v,
+        };
+        match scale(trace, visible, source, transform) {
+            Some(scaled) => {
+                let typical = |axis: fn((f64, f64)) -> f64| {
+                    median(
+                        nodes
+                            .iter()
+                            .zip(&scaled.fractions)
+                            .filter(|(_, f)| f.is_some())
+                            .map(|(node, _)| axis(natural_size(node)))
+                            .collect(),
+                    )
+                };
+                let (width, height) = (
+                    typical(|s| s.0).unwrap_or(DEFAULT_NODE.0),
+                    typical(|s| s.1).unwrap_or(DEFAULT_NODE.1),
+                );
+                for (node, fraction) in nodes.iter_mut().zip(&scaled.fractions) {
+                    if let Some(f) = fraction {
+                        // Twice the area at the top of the scale, the aspect kept.
+                        let grow = (1.0 + f).sqrt();
+                        let round = |x: f64| (x * 1000.0).round() / 1000.0;
+                        node.min_size = Some((round(width * grow), round(height * grow)));
+                    }
+                }
+                key.lines.push(size_label(source, &scaled));
+            }
+            None => key.lines.push(format!(
+                "size: {} constant -- unencoded (degenerate domain)",
+                source.quantity()
+            )),
+        }
+    }
+    key
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn significant_digits_drop_trailing_zeros() {
+        assert_eq!(significant(0.098, 3), "0.098");
+        assert_eq!(significant(1.4567, 3), "1.46");
+        assert_eq!(significant(123.456, 4), "123.5");
+        assert_eq!(significant(0.5, 4), "0.5");
+    }
+
+    #[test]
+    fn key_formats_follow_the_quantity() {
+        assert_eq!(ValueSource::Time.format(0.000_098), "0.098 ms");
+        assert_eq!(ValueSource::Time.format(0.001_46), "1.46 ms");
+        assert_eq!(ValueSource::Bytes.format(15.0 * 1024.0), "15 KB");
+        assert_eq!(ValueSource::Field("step_index".into()).format(12.0), "12");
+    }
+
+    #[test]
+    fn names_are_normalised_and_dims_is_for_size_only() {
+        assert_eq!(
+            ValueSource::parse("Grad-Norm", Channel::Color).unwrap(),
+            ValueSource::GradNorm
+        );
+        assert_eq!(
+            ValueSource::parse("dims", Channel::Color)
+                .unwrap_err()
+                .code(),
+            "encoding_source_invalid"
+        );
+        assert_eq!(
+            ValueSource::parse("dims", Channel::Size).unwrap(),
+            ValueSource::Dims
+        );
+        assert_eq!(
+            SizeScale::parse("cubic").unwrap_err().code(),
+            "size_scale_invalid"
+        );
+    }
+
+    #[test]
+    fn viridis_is_dark_for_high_values_on_a_light_page() {
+        assert_eq!(ramp(0.0, false), "#FDE725");
+        assert_eq!(ramp(1.0, false), "#440154");
+        assert_eq!(ramp(1.0, true), "#FDE725");
+    }
+}
