@@ -264,3 +264,41 @@ fn huge_drawings_are_refused_with_remedies_unless_forced() {
         "folding brings it under the limit"
     );
 }
+
+#[test]
+fn colour_and_size_channels_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = fixture("convnet");
+    let trace = trace.to_str().unwrap();
+    let args = [
+        "draw",
+        trace,
+        "--color-by",
+        "time",
+        "--size-by",
+        "bytes",
+        "--size-scale",
+        "linear",
+        "--show-edge-shapes",
+        "-o",
+        "enc.svg",
+    ];
+    let output = tl_draw(&args, dir.path());
+    assert!(output.status.success(), "{}", stderr(&output));
+    let svg = std::fs::read_to_string(dir.path().join("enc.svg")).unwrap();
+    assert!(svg.contains("time: 0.0279 ms ... 0.794 ms"));
+    assert!(svg.contains("size: output bytes, 40 B ... 4 KB"));
+    assert!(svg.contains("(1, 16, 8, 8)"));
+    // A source that names nothing: a coded error, and no file.
+    let output = tl_draw(
+        &["draw", trace, "--color-by", "latency", "-o", "bad.svg"],
+        dir.path(),
+    );
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("encoding_source_invalid"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!dir.path().join("bad.svg").exists());
+}
