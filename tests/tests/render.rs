@@ -70,6 +70,15 @@ fn golden_pngs() {
                 .show_edge_shapes(true)
                 .size_by("bytes"),
         ),
+        ("convnet.view_speed", DrawOptions::default().view("speed")),
+        (
+            "recurrent.view_sequence",
+            DrawOptions::default().view("sequence"),
+        ),
+        (
+            "gpt2.view_transformer",
+            DrawOptions::default().view("transformer"),
+        ),
     ];
     for (name, options) in cases {
         let fixture = name.split('.').next().unwrap();

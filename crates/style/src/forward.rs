@@ -241,6 +241,15 @@ pub fn style_forward(
         if options.show_legend.is_none() && !options.encoding.is_empty() {
             legend.entries.clear();
         }
+        if options.encoding.color_by.is_some() {
+            // Fills belong to the scale: only the input/output rings keep a role colour.
+            let rings = [&theme.roles.input, &theme.roles.output];
+            legend.entries.retain(|entry| match &entry.swatch {
+                Some(Fill::Solid(color)) => rings.contains(&color),
+                Some(Fill::Gradient(..)) => false,
+                None => true,
+            });
+        }
         key.add_to(&mut legend);
         legend
     });

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use tl_collapse::folds::repeat_runs;
 use tl_collapse::rolled::rolled_graph;
 use tl_collapse::schedule::{readable_band, Schedule};
-use tl_collapse::{hidden_ops, visible_graph_with, Plan, TraceIndex, VisibilityOptions};
+use tl_collapse::{hidden_ops, visible_graph_with, NodeKind, Plan, TraceIndex, VisibilityOptions};
 use tl_render_cairo::xdot::image_placements;
 use tl_render_cairo::{RenderOptions, Rendered};
 use tl_style::{style_forward, Direction, NodePicture, StyleOptions, StyledGraph};
@@ -14,6 +14,7 @@ use tl_trace_model::{write_atomically, Trace};
 use crate::error::DrawError;
 use crate::layout;
 use crate::options::{BatchRender, Collapse, DrawOptions, LayoutEngine};
+use crate::views;
 
 /// Output file formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -208,6 +209,13 @@ fn place_pictures(styled: &mut StyledGraph) -> Result<(), DrawError> {
 
 /// Draws the forward graph of `trace` as `options` say.
 pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> {
+    options.check_supported()?;
+    // A view fills in the options the caller left unset, then the drawing proceeds as usual.
+    let resolved = match &options.view {
+        Some(_) => Some(views::resolve(trace, options)?),
+        None => None,
+    };
+    let options = resolved.as_ref().map_or(options, |r| &r.options);
     let theme = options.check_supported()?;
     let index = TraceIndex::new(trace);
     let collapse_schedule = match options.collapse {
@@ -252,6 +260,17 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
         });
     }
     let mut styled = style_forward(trace, &visible, pass_labels.as_deref(), &style, &theme);
+    let kinds: Vec<NodeKind> = visible.nodes.iter().map(|n| n.kind.clone()).collect();
+    if let Some(resolved) = &resolved {
+        styled.header.extend(views::caption_rows(&resolved.caption));
+        if let Some(rows) = &resolved.node_rows {
+            views::restyle(trace, &kinds, &mut styled.nodes, rows);
+        }
+    }
+    // The caller's hook runs last: it sees, and may undo, everything else.
+    if let Some(hook) = &options.node_spec {
+        views::restyle(trace, &kinds, &mut styled.nodes, hook);
+    }
     place_pictures(&mut styled)?;
     Ok(Drawing {
         dot: tl_dot_emit::emit(&styled),

@@ -16,15 +16,17 @@ mod draw;
 mod error;
 mod layout;
 pub mod options;
+mod views;
 
 pub use draw::{draw, output_target, Drawing, OutputFormat, Written};
 pub use error::DrawError;
-pub use options::{BatchRender, Collapse, DrawOptions, GraphKind, LayoutEngine};
+pub use options::{BatchRender, Collapse, DrawOptions, GraphKind, LayoutEngine, NodeContext};
 pub use tl_collapse::schedule::{readable_band, Schedule, Step};
 pub use tl_collapse::BufferVisibility;
+pub use tl_collapse::NodeKind;
 pub use tl_render_cairo::Rendered;
 pub use tl_style::encoding::ValueSource;
-pub use tl_style::{Direction, LabelField, NodeStyle};
+pub use tl_style::{Direction, Fill, LabelField, NodeStyle, Row, Shape, StyledNode};
 pub use tl_trace_model::{Bundle, Document, OpKind, OpRecord, Trace, TraceError};
 
 use tl_style::format;

@@ -62,15 +62,16 @@ struct DrawArgs {
     /// A ready-made view: debug, speed, memory, compute, transformer, sequence, interventions.
     #[arg(long)]
     view: Option<String>,
-    /// Which graph: forward, backward or combined.
-    #[arg(long, default_value = "forward")]
-    graph: String,
-    /// Module levels drawn open; deeper modules become one 3-D box each (0: never box).
-    #[arg(long, default_value_t = 1000)]
-    depth: u32,
-    /// How much to fold: none, auto, max, or a level from 0.0 to 1.0.
-    #[arg(long, default_value = "none")]
-    collapse: String,
+    /// Which graph: forward, backward or combined (default: forward).
+    #[arg(long)]
+    graph: Option<String>,
+    /// Module levels drawn open; deeper modules become one 3-D box each (0: never box;
+    /// default: all open).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// How much to fold: none, auto, max, or a level from 0.0 to 1.0 (default: none).
+    #[arg(long)]
+    collapse: Option<String>,
     /// Fold runs of identical modules: true or false (default: the collapse mode decides).
     #[arg(long, value_name = "BOOL")]
     fold_repeats: Option<bool>,
@@ -84,18 +85,18 @@ struct DrawArgs {
     #[arg(long)]
     direction: Option<String>,
     /// Node style: default or profiling (adds t=, out=, call=, fn= rows).
-    #[arg(long, default_value = "default")]
-    node_style: String,
+    #[arg(long)]
+    node_style: Option<String>,
     /// Rows to show instead of the default ones, comma separated (name, type, shape, dtype,
     /// memory, module, params, pass, flops, time).
     #[arg(long, value_delimiter = ',', value_name = "FIELDS")]
     node_label_fields: Option<Vec<String>>,
-    /// Colour theme: torchlens, paper, dark, colorblind or high_contrast.
-    #[arg(long, default_value = "torchlens")]
-    theme: String,
-    /// Buffers: never, meaningful or always.
-    #[arg(long, default_value = "meaningful")]
-    show_buffers: String,
+    /// Colour theme: torchlens, paper, dark, colorblind or high_contrast (default: torchlens).
+    #[arg(long)]
+    theme: Option<String>,
+    /// Buffers: never, meaningful or always (default: meaningful).
+    #[arg(long)]
+    show_buffers: Option<String>,
     /// Draw the key: true or false (default: automatic).
     #[arg(long, value_name = "BOOL")]
     show_legend: Option<bool>,
@@ -127,8 +128,8 @@ struct DrawArgs {
     #[arg(long)]
     show_grad_values: bool,
     /// Pictures captured as the input: auto (a thumbnail) or shape_only (the plain node).
-    #[arg(long, default_value = "auto")]
-    batch_render: String,
+    #[arg(long)]
+    batch_render: Option<String>,
     /// Refuse drawings with more nodes than this (they take minutes to lay out).
     #[arg(long, default_value_t = tl_draw::options::DEFAULT_MAX_NODES)]
     max_nodes: usize,
@@ -136,32 +137,66 @@ struct DrawArgs {
     #[arg(long)]
     force: bool,
     /// Layout engine: embedded (graphviz-pure, the default) or dot (the system's Graphviz).
-    #[arg(long, default_value = "embedded")]
-    layout_engine: String,
+    #[arg(long)]
+    layout_engine: Option<String>,
 }
 
 impl DrawArgs {
     fn options(&self) -> Result<DrawOptions, DrawError> {
+        // Only what the user passed is set, so that a view's settings fill in the rest.
         let mut options = DrawOptions::default()
-            .graph(GraphKind::parse(&self.graph)?)
-            .depth(self.depth)
-            .collapse(Collapse::parse(&self.collapse)?)
-            .fold_repeats(self.fold_repeats)
-            .rolled(self.rolled)
-            .node_style(parse_node_style(&self.node_style)?)
-            .theme(&parse_theme(&self.theme)?)
-            .show_buffers(parse_show_buffers(&self.show_buffers)?)
-            .show_legend(self.show_legend)
-            .show_cone(self.show_cone)
-            .show_saved_for_backward(self.show_saved_for_backward)
-            .show_redundant_args(self.show_redundant_args)
-            .show_edge_shapes(self.show_edge_shapes)
-            .show_module_paths(self.show_module_paths)
-            .show_grad_values(self.show_grad_values)
-            .layout_engine(LayoutEngine::parse(&self.layout_engine)?)
-            .batch_render(BatchRender::parse(&self.batch_render)?)
             .max_nodes(self.max_nodes)
             .force(self.force);
+        if let Some(graph) = &self.graph {
+            options = options.graph(GraphKind::parse(graph)?);
+        }
+        if let Some(depth) = self.depth {
+            options = options.depth(depth);
+        }
+        if let Some(collapse) = &self.collapse {
+            options = options.collapse(Collapse::parse(collapse)?);
+        }
+        if self.fold_repeats.is_some() {
+            options = options.fold_repeats(self.fold_repeats);
+        }
+        if let Some(style) = &self.node_style {
+            options = options.node_style(parse_node_style(style)?);
+        }
+        if let Some(theme) = &self.theme {
+            options = options.theme(&parse_theme(theme)?);
+        }
+        if let Some(buffers) = &self.show_buffers {
+            options = options.show_buffers(parse_show_buffers(buffers)?);
+        }
+        if self.show_legend.is_some() {
+            options = options.show_legend(self.show_legend);
+        }
+        if let Some(engine) = &self.layout_engine {
+            options = options.layout_engine(LayoutEngine::parse(engine)?);
+        }
+        if let Some(render) = &self.batch_render {
+            options = options.batch_render(BatchRender::parse(render)?);
+        }
+        let flags = [
+            (
+                self.rolled,
+                DrawOptions::rolled as fn(DrawOptions, bool) -> DrawOptions,
+            ),
+            (self.show_cone, DrawOptions::show_cone),
+            (
+                self.show_saved_for_backward,
+                DrawOptions::show_saved_for_backward,
+            ),
+            (self.show_redundant_args, DrawOptions::show_redundant_args),
+            (self.show_edge_shapes, DrawOptions::show_edge_shapes),
+            (self.show_module_paths, DrawOptions::show_module_paths),
+            (self.show_grad_values, DrawOptions::show_grad_values),
+        ];
+        for (set, setter) in flags {
+            if set {
+                options = setter(options, true);
+            }
+        }
         if let Some(direction) = &self.direction {
             options = options.direction(parse_direction(direction)?);
         }

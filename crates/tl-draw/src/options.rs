@@ -3,9 +3,13 @@
 //! Options this version does not draw yet are accepted by the parsers (they are valid) and
 //! refused by [`DrawOptions::check_supported`] with a clear error, never ignored.
 
-use tl_collapse::BufferVisibility;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use tl_collapse::{BufferVisibility, NodeKind};
 use tl_style::encoding::{Channel, Encoding, EncodingError, SizeScale, ValueSource};
-use tl_style::{Direction, LabelField, NodeStyle, Theme};
+use tl_style::{Direction, LabelField, NodeStyle, StyledNode, Theme};
+use tl_trace_model::{OpRecord, Trace};
 
 use crate::error::DrawError;
 
@@ -212,7 +216,38 @@ pub fn parse_view(text: &str) -> Result<String, DrawError> {
     }
 }
 
-/// Every drawing option of the guide. Build with [`DrawOptions::default`] and the setters.
+/// What a node restyling hook sees of the node it restyles.
+#[derive(Debug, Clone, Copy)]
+pub struct NodeContext<'a> {
+    /// The trace drawn.
+    pub trace: &'a Trace,
+    /// What the node stands for (an op, a module box, a capsule, ...).
+    pub kind: &'a NodeKind,
+    /// The op record, for nodes that draw one operation (ops, rolled layers: first pass).
+    pub op: Option<&'a OpRecord>,
+}
+
+/// The signature of a node restyling hook.
+pub type NodeRestyle = dyn Fn(&NodeContext<'_>, &mut StyledNode) + Send + Sync;
+
+/// A node restyling hook, shared (cloning options shares the hook).
+#[derive(Clone)]
+pub struct NodeSpecFn(pub Arc<NodeRestyle>);
+
+impl std::fmt::Debug for NodeSpecFn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("NodeSpecFn")
+    }
+}
+
+impl PartialEq for NodeSpecFn {
+    fn eq(&self, other: &NodeSpecFn) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// Every drawing option of the guide. Build with [`DrawOptions::default`] and the setters
+/// (a view's settings give way to every option set through a setter).
 #[derive(Debug, Clone, PartialEq)]
 pub struct DrawOptions {
     /// Output format when it should not follow the path's extension.
@@ -273,6 +308,10 @@ pub struct DrawOptions {
     pub max_nodes: usize,
     /// Lay out however many nodes there are.
     pub force: bool,
+    /// Restyles nodes after the built-in rules (the guide's `node_spec_fn`).
+    pub node_spec: Option<NodeSpecFn>,
+    /// Options set through the setters: a view's bundled settings never override these.
+    explicit: BTreeSet<&'static str>,
 }
 
 /// The default ceiling on drawn nodes before layout.
@@ -309,6 +348,8 @@ impl Default for DrawOptions {
             batch_render: BatchRender::Auto,
             max_nodes: DEFAULT_MAX_NODES,
             force: false,
+            node_spec: None,
+            explicit: BTreeSet::new(),
         }
     }
 }
@@ -320,6 +361,7 @@ macro_rules! setters {
                 $(#[$doc])*
                 pub fn $name(mut self, value: $ty) -> Self {
                     self.$field = value.into();
+                    self.explicit.insert(stringify!($field));
                     self
                 }
             )*
@@ -376,18 +418,21 @@ impl DrawOptions {
     /// Sets `theme=` (checked when drawing).
     pub fn theme(mut self, name: &str) -> Self {
         self.theme = name.to_owned();
+        self.explicit.insert("theme");
         self
     }
 
     /// Sets `view=` (checked when drawing).
     pub fn view(mut self, name: &str) -> Self {
         self.view = Some(name.to_owned());
+        self.explicit.insert("view");
         self
     }
 
     /// Sets `module=`.
     pub fn module(mut self, address: &str) -> Self {
         self.module = Some(address.to_owned());
+        self.explicit.insert("module");
         self
     }
 
@@ -401,6 +446,7 @@ impl DrawOptions {
     /// or a numeric record field, by name.
     pub fn color_by(mut self, source: &str) -> Self {
         self.color_by = Some(ValueSource::Field(source.to_owned()));
+        self.explicit.insert("color_by");
         self
     }
 
@@ -408,6 +454,7 @@ impl DrawOptions {
     /// field, by name.
     pub fn size_by(mut self, source: &str) -> Self {
         self.size_by = Some(ValueSource::Field(source.to_owned()));
+        self.explicit.insert("size_by");
         self
     }
 
@@ -415,18 +462,43 @@ impl DrawOptions {
     /// `ValueSource::custom("attention", |op| op.magnitude.map(|m| m * 2.0))`.
     pub fn color_by_source(mut self, source: ValueSource) -> Self {
         self.color_by = Some(source);
+        self.explicit.insert("color_by");
         self
     }
 
     /// Sets `size_by=` to any source, e.g. a closure.
     pub fn size_by_source(mut self, source: ValueSource) -> Self {
         self.size_by = Some(source);
+        self.explicit.insert("size_by");
+        self
+    }
+
+    /// Sets the node restyling hook (the guide's `node_spec_fn`): called once per drawn
+    /// node after the built-in rules, it may change the node's rows, fill, shape, borders or
+    /// size.
+    pub fn node_spec_fn(
+        mut self,
+        hook: impl Fn(&NodeContext<'_>, &mut StyledNode) + Send + Sync + 'static,
+    ) -> Self {
+        self.node_spec = Some(NodeSpecFn(Arc::new(hook)));
+        self
+    }
+
+    /// Was `option` (a field name) set through a setter?
+    pub(crate) fn is_explicit(&self, option: &str) -> bool {
+        self.explicit.contains(option)
+    }
+
+    /// The same options, `option` no longer counted as set by the caller.
+    pub(crate) fn forget_explicit(mut self, option: &str) -> Self {
+        self.explicit.remove(option);
         self
     }
 
     /// Sets `size_scale=` (`sqrt` or `linear`).
     pub fn size_scale(mut self, scale: &str) -> Self {
         self.size_scale = Some(scale.to_owned());
+        self.explicit.insert("size_scale");
         self
     }
 
@@ -501,12 +573,6 @@ impl DrawOptions {
                 "backward and combined graphs arrive with the backward issue",
             );
         }
-        if let Some(view) = &self.view {
-            return unsupported(
-                format!("view={view:?}"),
-                "views arrive with the style issue",
-            );
-        }
         if self.show_cone {
             return unsupported(
                 "show_cone=True".to_owned(),
@@ -573,11 +639,11 @@ mod tests {
     #[test]
     fn options_not_drawn_yet_are_refused_not_ignored() {
         let error = DrawOptions::default()
-            .view("speed")
+            .show_cone(true)
             .check_supported()
             .unwrap_err();
         assert_eq!(error.code(), "option_not_supported_yet");
-        assert!(error.to_string().contains("speed"));
+        assert!(error.to_string().contains("show_cone"));
         assert!(DrawOptions::default().check_supported().is_ok());
         assert!(DrawOptions::default()
             .collapse(Collapse::Auto)

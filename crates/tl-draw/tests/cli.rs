@@ -130,13 +130,46 @@ fn options_not_drawn_yet_are_refused() {
             fixture("stack8").to_str().unwrap(),
             "-o",
             "x.svg",
-            "--view",
-            "speed",
+            "--graph",
+            "backward",
         ],
         dir.path(),
     );
     assert!(!output.status.success());
     assert!(stderr(&output).contains("error[option_not_supported_yet]"));
+}
+
+#[test]
+fn views_draw_from_the_command_line_and_passed_flags_win() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = fixture("convnet");
+    let trace = trace.to_str().unwrap();
+    let output = tl_draw(
+        &[
+            "draw",
+            trace,
+            "--view",
+            "speed",
+            "--color-by",
+            "bytes",
+            "-o",
+            "v.dot",
+        ],
+        dir.path(),
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let dot = std::fs::read_to_string(dir.path().join("v.dot")).unwrap();
+    assert!(dot.contains("view: speed -- where does time go?"));
+    assert!(
+        dot.contains("bytes: 40 B ... 4 KB"),
+        "the passed --color-by wins"
+    );
+    let output = tl_draw(
+        &["draw", trace, "--view", "sequence", "-o", "s.dot"],
+        dir.path(),
+    );
+    assert!(stderr(&output).contains("error[lens_single_pass_no_sequence]"));
+    assert!(!dir.path().join("s.dot").exists());
 }
 
 #[test]

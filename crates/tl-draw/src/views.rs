@@ -1,0 +1,410 @@
+//! Ready-made views (`view=`; drawing-spec section 5): each answers one question with a
+//! bundle of settings, caption lines printed under the header, and rows or marks on chosen
+//! nodes. A view only fills in options the caller did not set (any keyword passed wins),
+//! and refuses, naming a remedy, when the trace lacks what its question needs.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use tl_collapse::NodeKind;
+use tl_style::encoding::ValueSource;
+use tl_style::{NodeStyle, Row, StyledNode};
+use tl_trace_model::{Finiteness, ModuleRecord, OpKind, OpRecord, Trace};
+
+use crate::error::DrawError;
+use crate::options::{Collapse, DrawOptions, NodeContext, NodeSpecFn};
+use crate::BufferVisibility;
+
+/// Above this many operations the uncollapsed `debug` view refuses (layout cost).
+const DEBUG_OP_CEILING: u64 = 2000;
+/// The slowest nodes the `speed` view calls out.
+const SPEED_CALLOUTS: usize = 5;
+/// Module name endings of attention projections, and the role each names.
+const ATTENTION_ROLES: [(&str, &str); 7] = [
+    ("q_proj", "query projection"),
+    ("k_proj", "key projection"),
+    ("v_proj", "value projection"),
+    ("out_proj", "output projection"),
+    ("o_proj", "output projection"),
+    ("qkv", "fused q/k/v projection"),
+    ("c_attn", "fused q/k/v projection"),
+];
+/// Op types that compute attention.
+const ATTENTION_OPS: [&str; 3] = [
+    "scaleddotproductattention",
+    "sdpa",
+    "multiheadattentionforward",
+];
+
+/// A view resolved against a trace: the options to draw with, the caption, and the rows or
+/// marks it adds to nodes.
+pub(crate) struct Resolved {
+    pub options: DrawOptions,
+    pub caption: Vec<String>,
+    pub node_rows: Option<NodeSpecFn>,
+}
+
+fn refuse(code: &'static str, message: String) -> DrawError {
+    DrawError::invalid(code, message)
+}
+
+/// Options with the view's settings filled in where the caller set nothing.
+struct Settings {
+    options: DrawOptions,
+}
+
+impl Settings {
+    fn set(&mut self, option: &'static str, apply: impl FnOnce(DrawOptions) -> DrawOptions) {
+        if !self.options.is_explicit(option) {
+            // The setters mark what they set as explicit; a view's setting is not.
+            self.options = apply(self.options.clone()).forget_explicit(option);
+        }
+    }
+}
+
+/// Ops (kind `op`) of the trace carrying a value of `source`.
+fn coverage(trace: &Trace, value: impl Fn(&OpRecord) -> bool) -> (usize, usize) {
+    let ops: Vec<&OpRecord> = trace
+        .ops
+        .iter()
+        .filter(|op| op.kind == OpKind::Op)
+        .collect();
+    (ops.iter().filter(|op| value(op)).count(), ops.len())
+}
+
+/// Resolves `options.view` (already checked to be a view name) for `trace`.
+pub(crate) fn resolve(trace: &Trace, options: &DrawOptions) -> Result<Resolved, DrawError> {
+    let view = options.view.as_deref().unwrap_or_default();
+    let mut settings = Settings {
+        options: options.clone(),
+    };
+    let mut caption = Vec::new();
+    let mut node_rows = None;
+    let remedy = "re-capture with a plain TorchLens trace of the model (timings, sizes and \
+                  FLOPs are recorded on every eager capture), or drop view=";
+    match view {
+        "debug" => {
+            if trace.summary.num_ops > DEBUG_OP_CEILING && !options.is_explicit("collapse") {
+                return Err(refuse(
+                    "lens_above_detail_budget",
+                    format!(
+                        "the 'debug' view draws every operation and this trace has {} ops (ceiling {DEBUG_OP_CEILING}); focus the drawing (module=) or pass an explicit collapse= at your own risk",
+                        trace.summary.num_ops
+                    ),
+                ));
+            }
+            caption.push("view: debug -- what is broken?".to_owned());
+            settings.set("collapse", |o| o.collapse(Collapse::None));
+            settings.set("show_buffers", |o| o.show_buffers(BufferVisibility::Always));
+            settings.set("show_redundant_args", |o| o.show_redundant_args(true));
+            settings.set("show_legend", |o| o.show_legend(Some(true)));
+            let (checked, total) = coverage(trace, |op| op.finiteness.is_some());
+            let broken = trace
+                .ops
+                .iter()
+                .filter(|op| op.finiteness.is_some_and(|f| f != Finiteness::Finite))
+                .count();
+            caption.push(match (checked, broken) {
+                (0, _) => "non-finite status: NOT CHECKED -- no saved values".to_owned(),
+                (_, 0) => format!("non-finite status: all finite ({checked} of {total} ops checked)"),
+                _ => format!(
+                    "non-finite status: {broken} ops with NaN or infinite values ({checked} of {total} ops checked)"
+                ),
+            });
+            caption
+                .push("every buffer and argument drawn; a dtype row on each operation".to_owned());
+            node_rows = Some(hook(debug_rows));
+        }
+        "speed" | "memory" | "compute" => {
+            let (source, question, unit_line) = match view {
+                "speed" => (
+                    ValueSource::Time,
+                    "where does time go?",
+                    "wall-clock time per op call of an instrumented capture: compare ops, never quote as production latency",
+                ),
+                "memory" => (
+                    ValueSource::Bytes,
+                    "what is big in bytes?",
+                    "output-storage bytes, not live, allocator or peak memory",
+                ),
+                _ => (
+                    ValueSource::Flops,
+                    "where are the FLOPs?",
+                    "forward FLOPs (2 FLOPs per multiply-accumulate)",
+                ),
+            };
+            let (encoded, total) = coverage(trace, |op| source.value(op).is_some());
+            if encoded == 0 {
+                return Err(refuse(
+                    "lens_headline_evidence_missing",
+                    format!(
+                        "the '{view}' view needs {} and this trace has none: 0 of {total} ops carry it; {remedy}",
+                        source.name()
+                    ),
+                ));
+            }
+            caption.push(format!("view: {view} -- {question}"));
+            caption.push(format!(
+                "{}: encoded {encoded} of {total} ops",
+                source.name()
+            ));
+            caption.push(unit_line.to_owned());
+            settings.set("node_style", |o| o.node_style(NodeStyle::Profiling));
+            settings.set("show_legend", |o| o.show_legend(Some(true)));
+            settings.set("color_by", |o| o.color_by_source(source.clone()));
+            if view == "memory" {
+                let saved = trace.ops.iter().any(|op| op.saved_for_backward.is_some());
+                if saved {
+                    settings.set("show_saved_for_backward", |o| {
+                        o.show_saved_for_backward(true)
+                    });
+                } else {
+                    caption.push(
+                        "show_saved_for_backward degraded: no autograd-memory evidence on this capture"
+                            .to_owned(),
+                    );
+                }
+            }
+            if view == "speed" {
+                node_rows = Some(speed_callouts(trace));
+            }
+        }
+        "transformer" => {
+            let block = attention_block(trace).ok_or_else(|| {
+                refuse(
+                    "lens_attention_subject_absent",
+                    "no attention structure detected in this trace (no attention module or \
+                     scaled dot-product op); the transformer view never draws an ordinary graph \
+                     under a domain name: drop view= for the plain drawing"
+                        .to_owned(),
+                )
+            })?;
+            caption.push("view: transformer -- how is attention wired?".to_owned());
+            let focus = options.module.clone().unwrap_or(block.address.clone());
+            caption.push(format!(
+                "drawing {focus}, the first of {} repeated blocks holding attention",
+                block.repeats
+            ));
+            settings.set("module", |o| o.module(&focus));
+            node_rows = Some(hook(attention_rows));
+        }
+        "sequence" => {
+            if trace.ops.iter().all(|op| op.num_passes <= 1) {
+                return Err(refuse(
+                    "lens_single_pass_no_sequence",
+                    "this trace has a single pass; nothing to sequence: drop view= for the plain drawing, or trace a model that loops".to_owned(),
+                ));
+            }
+            caption.push("view: sequence -- how do the passes unfold?".to_owned());
+            caption.push("pass_index encodes linearly: darker is a later pass".to_owned());
+            settings.set("rolled", |o| o.rolled(false));
+            settings.set("collapse", |o| o.collapse(Collapse::None));
+            settings.set("color_by", |o| o.color_by("pass_index"));
+            settings.set("show_legend", |o| o.show_legend(Some(true)));
+        }
+        "interventions" => {
+            if trace.edits.as_ref().is_none_or(|e| e.edits.is_empty()) {
+                return Err(refuse(
+                    "surgery_evidence_missing",
+                    "the 'interventions' view needs recorded edits and this trace has none; draw a forked, edited trace, or drop view=".to_owned(),
+                ));
+            }
+            return Err(DrawError::NotYetSupported {
+                option: "view=\"interventions\"".to_owned(),
+                detail: "edit marks arrive with the edits issue",
+            });
+        }
+        other => unreachable!("view names are checked first ({other})"),
+    }
+    Ok(Resolved {
+        options: settings.options,
+        caption,
+        node_rows,
+    })
+}
+
+fn hook(rows: fn(&NodeContext<'_>, &mut StyledNode)) -> NodeSpecFn {
+    NodeSpecFn(Arc::new(rows))
+}
+
+/// `debug`: a dtype row on each operation, and non-finite outputs marked.
+fn debug_rows(context: &NodeContext<'_>, node: &mut StyledNode) {
+    let Some(op) = context.op else { return };
+    if let Some(dtype) = &op.dtype {
+        node.rows.push(Row::plain(format!("dtype: {dtype}")));
+    }
+    let mark = match op.finiteness {
+        Some(Finiteness::Nan) => Some(("#D55E00", "NaN")),
+        Some(Finiteness::PosInf) => Some(("#E69F00", "+inf")),
+        Some(Finiteness::NegInf) => Some(("#CC79A7", "-inf")),
+        Some(Finiteness::Mixed) => Some(("#D55E00", "NaN and inf")),
+        Some(Finiteness::Finite) | None => None,
+    };
+    if let Some((color, what)) = mark {
+        node.border = color.to_owned();
+        node.penwidth = Some(3.0);
+        node.rows.push(Row::bold(format!("non-finite: {what}")));
+    }
+}
+
+/// `speed`: `top-1 of 5 (23.4% of total)` on the five slowest drawn operations.
+fn speed_callouts(trace: &Trace) -> NodeSpecFn {
+    let total: f64 = trace.ops.iter().filter_map(|op| op.duration_s).sum();
+    let mut slowest: Vec<(f64, &str)> = trace
+        .ops
+        .iter()
+        .filter_map(|op| op.duration_s.map(|d| (d, op.label.as_str())))
+        .collect();
+    slowest.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+    let ranked: Vec<(String, f64)> = slowest
+        .into_iter()
+        .take(SPEED_CALLOUTS)
+        .map(|(d, label)| (label.to_owned(), d))
+        .collect();
+    NodeSpecFn(Arc::new(move |context, node| {
+        let Some(op) = context.op else { return };
+        if !matches!(context.kind, NodeKind::Op(_)) {
+            return;
+        }
+        if let Some(rank) = ranked.iter().position(|(label, _)| *label == op.label) {
+            let share = 100.0 * ranked[rank].1 / total.max(f64::MIN_POSITIVE);
+            node.rows.push(Row::bold(format!(
+                "top-{} of {SPEED_CALLOUTS} ({share:.1}% of total)",
+                rank + 1
+            )));
+        }
+    }))
+}
+
+/// `transformer`: the attention role of projections and attention ops.
+fn attention_rows(context: &NodeContext<'_>, node: &mut StyledNode) {
+    let Some(op) = context.op else { return };
+    if ATTENTION_OPS.contains(&op.layer_type.as_str()) {
+        node.rows
+            .push(Row::plain("attention: scaled dot-product (observed)"));
+        return;
+    }
+    let module = op
+        .modules
+        .last()
+        .and_then(|call| call.rsplit_once(':'))
+        .map(|(address, _)| address);
+    let leaf = module.and_then(|m| m.rsplit('.').next());
+    if let Some((_, role)) = ATTENTION_ROLES
+        .iter()
+        .find(|(suffix, _)| Some(*suffix) == leaf)
+    {
+        if op.is_atomic_module {
+            node.rows
+                .push(Row::plain(format!("attention role: {role}")));
+        }
+    }
+}
+
+/// The block a `transformer` view draws.
+struct AttentionBlock {
+    address: String,
+    repeats: usize,
+}
+
+/// Module addresses that compute attention or hold something that does: attention
+/// modules (by class or projection name), the modules of attention ops, and all their
+/// ancestors.
+fn attention_holders(trace: &Trace) -> HashSet<&str> {
+    let mut sites: Vec<&str> = trace
+        .modules
+        .iter()
+        .filter(|m| {
+            m.class_name.contains("Attention")
+                || ATTENTION_ROLES
+                    .iter()
+                    .any(|(suffix, _)| m.address.rsplit('.').next() == Some(*suffix))
+        })
+        .map(|m| m.address.as_str())
+        .collect();
+    sites.extend(
+        trace
+            .ops
+            .iter()
+            .filter(|op| ATTENTION_OPS.contains(&op.layer_type.as_str()))
+            .filter_map(|op| op.modules.last()?.rsplit_once(':').map(|(a, _)| a)),
+    );
+    let mut holders = HashSet::new();
+    for site in sites {
+        let mut address = site;
+        while holders.insert(address) {
+            match address.rsplit_once('.') {
+                Some((parent, _)) => address = parent,
+                None => break,
+            }
+        }
+    }
+    holders
+}
+
+/// The first (in flow order) container that is repeated among its siblings (same class,
+/// at least two) and holds attention; on ties, the outermost.
+fn attention_block(trace: &Trace) -> Option<AttentionBlock> {
+    let holders = attention_holders(trace);
+    let by_address: HashMap<&str, &ModuleRecord> = trace
+        .modules
+        .iter()
+        .map(|m| (m.address.as_str(), m))
+        .collect();
+    let mut first_op: HashMap<&str, usize> = HashMap::new();
+    for (i, op) in trace.ops.iter().enumerate() {
+        for call in &op.modules {
+            if let Some((address, _)) = call.rsplit_once(':') {
+                first_op.entry(address).or_insert(i);
+            }
+        }
+    }
+    trace
+        .modules
+        .iter()
+        .filter(|m| !m.children.is_empty() && holders.contains(m.address.as_str()))
+        .filter_map(|module| {
+            let parent = by_address.get(module.parent.as_deref()?)?;
+            let repeats = parent
+                .children
+                .iter()
+                .filter_map(|child| by_address.get(child.as_str()))
+                .filter(|sibling| sibling.class_name == module.class_name)
+                .count();
+            let first = *first_op.get(module.address.as_str())?;
+            (repeats >= 2).then(|| {
+                let block = AttentionBlock {
+                    address: module.address.clone(),
+                    repeats,
+                };
+                ((first, module.address.matches('.').count()), block)
+            })
+        })
+        .min_by_key(|(order, _)| *order)
+        .map(|(_, block)| block)
+}
+
+/// Rows the caption adds under the header.
+pub(crate) fn caption_rows(caption: &[String]) -> Vec<Row> {
+    caption
+        .iter()
+        .map(|line| Row::plain(line.clone()))
+        .collect()
+}
+
+/// Applies a restyling hook to every drawn node.
+pub(crate) fn restyle(
+    trace: &Trace,
+    kinds: &[NodeKind],
+    nodes: &mut [StyledNode],
+    hook: &NodeSpecFn,
+) {
+    for (kind, node) in kinds.iter().zip(nodes.iter_mut()) {
+        let op = match kind {
+            NodeKind::Op(op) => Some(&trace.ops[*op]),
+            NodeKind::Layer(passes) => passes.first().map(|&p| &trace.ops[p]),
+            _ => None,
+        };
+        (hook.0)(&NodeContext { trace, kind, op }, node);
+    }
+}

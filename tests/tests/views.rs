@@ -1,0 +1,161 @@
+//! Views (`view=`): golden DOT of every view on the fixtures it answers, its caption under
+//! the header, the keywords that win over its settings, and the refusals naming a remedy.
+//! Also the node restyling hook. `TL_UPDATE_GOLDEN=1` rewrites the golden files.
+
+use tl_draw::{draw, Collapse, DrawOptions, NodeKind, Row, Trace};
+use tl_tests::{check_golden, fixtures_dir};
+
+fn trace(name: &str) -> Trace {
+    Trace::load(fixtures_dir().join(format!("{name}.json"))).unwrap()
+}
+
+fn dot(name: &str, options: &DrawOptions) -> String {
+    draw(&trace(name), options).unwrap().dot
+}
+
+#[test]
+fn every_view_on_the_fixture_it_answers() {
+    let cases = [
+        ("convnet", "debug"),
+        ("convnet", "speed"),
+        ("convnet", "memory"),
+        ("convnet", "compute"),
+        ("gpt2", "transformer"),
+        ("recurrent", "sequence"),
+    ];
+    for (fixture, view) in cases {
+        let text = dot(fixture, &DrawOptions::default().view(view));
+        check_golden(&format!("dot/{fixture}.view_{view}.dot"), &text);
+        assert!(
+            text.contains(&format!("view: {view} -- ")),
+            "{view}: the caption names the view and its question"
+        );
+    }
+}
+
+#[test]
+fn views_bundle_their_settings_and_captions() {
+    // speed: profiling rows, time colours, the five slowest called out.
+    let speed = dot("convnet", &DrawOptions::default().view("speed"));
+    assert!(speed.contains("time: encoded 12 of 12 ops"));
+    assert!(speed.contains("time: 0.0279 ms ... 0.794 ms"));
+    assert!(speed.contains("t=794.41 us"));
+    for rank in 1..=5 {
+        assert!(speed.contains(&format!("top-{rank} of 5 (")), "top-{rank}");
+    }
+    assert!(!speed.contains("top-6"));
+    // debug: every buffer, a dtype row, the non-finite status in the caption.
+    let debug = dot("convnet", &DrawOptions::default().view("debug"));
+    assert!(debug.contains("dtype: float32"));
+    assert!(debug.contains("running_mean"));
+    assert!(debug.contains("non-finite status: all finite (12 of 12 ops checked)"));
+    // memory: bytes, with the saved-for-backward rows this capture has.
+    let memory = dot("convnet", &DrawOptions::default().view("memory"));
+    assert!(memory.contains("bytes: 40 B ... 4 KB"));
+    assert!(memory.contains("output-storage bytes, not live, allocator or peak memory"));
+    // transformer: the first repeated block holding attention, its roles.
+    let transformer = dot("gpt2", &DrawOptions::default().view("transformer"));
+    assert!(transformer.contains("GPT2LMHeadModel &gt; transformer.h.0"));
+    assert!(transformer
+        .contains("drawing transformer.h.0, the first of 2 repeated blocks holding attention"));
+    assert!(transformer.contains("attention role: fused q/k/v projection"));
+    assert!(transformer.contains("attention: scaled dot-product (observed)"));
+    // sequence: unrolled, coloured by pass.
+    let sequence = dot("recurrent", &DrawOptions::default().view("sequence"));
+    assert!(sequence.contains("pass_index: 1 ... 3"));
+    assert!(sequence.contains("tanh_1_5:3"));
+}
+
+#[test]
+fn keywords_passed_win_over_the_view() {
+    let by_bytes = dot(
+        "convnet",
+        &DrawOptions::default().view("speed").color_by("bytes"),
+    );
+    assert!(by_bytes.contains("bytes: 40 B ... 4 KB") && !by_bytes.contains("time: 0.0279"));
+    let other_block = dot(
+        "gpt2",
+        &DrawOptions::default()
+            .view("transformer")
+            .module("transformer.h.1"),
+    );
+    assert!(other_block.contains("drawing transformer.h.1"));
+    let no_key = dot(
+        "convnet",
+        &DrawOptions::default()
+            .view("debug")
+            .show_legend(Some(false)),
+    );
+    assert!(!no_key.contains("tl_legend"));
+    // theme= recolours any view.
+    let dark = dot(
+        "convnet",
+        &DrawOptions::default().view("speed").theme("dark"),
+    );
+    assert!(dark.contains("bgcolor=\"#111827\""));
+    // An explicit collapse lets debug draw a large trace folded.
+    let folded = dot(
+        "stack40",
+        &DrawOptions::default()
+            .view("debug")
+            .collapse(Collapse::Auto),
+    );
+    assert!(folded.contains("box:"));
+}
+
+#[test]
+fn views_refuse_traces_without_their_subject() {
+    let refused = |fixture: &str, view: &str| {
+        draw(&trace(fixture), &DrawOptions::default().view(view))
+            .unwrap_err()
+            .code()
+    };
+    assert_eq!(
+        refused("convnet", "transformer"),
+        "lens_attention_subject_absent"
+    );
+    assert_eq!(
+        refused("convnet", "sequence"),
+        "lens_single_pass_no_sequence"
+    );
+    assert_eq!(
+        refused("convnet", "interventions"),
+        "surgery_evidence_missing"
+    );
+    assert_eq!(
+        refused("edited", "interventions"),
+        "option_not_supported_yet"
+    );
+    assert_eq!(
+        draw(&trace("convnet"), &DrawOptions::default().view("x-ray"))
+            .unwrap_err()
+            .code(),
+        "visualization_view_invalid"
+    );
+    // A trace without timings cannot answer "where does time go?".
+    let mut untimed = trace("convnet");
+    for op in &mut untimed.ops {
+        op.duration_s = None;
+    }
+    let error = draw(&untimed, &DrawOptions::default().view("speed")).unwrap_err();
+    assert_eq!(error.code(), "lens_headline_evidence_missing");
+    assert!(error.to_string().contains("0 of 12 ops"), "{error}");
+}
+
+#[test]
+fn the_node_hook_restyles_nodes_after_the_built_in_rules() {
+    // The guide's example: drop the double border, and add a row to convolutions.
+    let options = DrawOptions::default().node_spec_fn(|context, node| {
+        node.peripheries = None;
+        if let (NodeKind::Op(_), Some(op)) = (context.kind, context.op) {
+            if op.layer_type == "conv2d" {
+                node.rows.push(Row::plain("checked by hand"));
+                node.fill = tl_draw::Fill::Solid("#FFD700".to_owned());
+            }
+        }
+    });
+    let text = dot("convnet", &options);
+    assert!(!text.contains("peripheries=2"));
+    assert_eq!(text.matches("checked by hand").count(), 2);
+    assert_eq!(text.matches("fillcolor=\"#FFD700\"").count(), 2);
+}
