@@ -50,7 +50,12 @@ def check_consistent(document):
 
 def trace_of(build):
     built = build()
-    return export_trace(built["trace"], clean=built.get("clean"), model=built["model"])
+    return export_trace(
+        built["trace"],
+        clean=built.get("clean"),
+        model=built["model"],
+        feature_maps=built.get("feature_maps", ()),
+    )
 
 
 def test_convnet_matches_the_guide():
@@ -136,6 +141,28 @@ def test_photo_becomes_a_png_thumbnail():
     image = Image.open(io.BytesIO(base64.b64decode(picture["png_base64"])))
     assert image.format == "PNG" and (image.width, image.height) == (picture["width"], picture["height"])
     assert max(image.size) <= 128
+
+
+def test_node_content_annotations_feature_maps_and_decoded_labels():
+    document = trace_of(fixtures._photo)
+    ops = {op["label"]: op for op in document["ops"]}
+    # annotate(data={...}): its entries, not the wrapping "data" key.
+    assert ops["conv2d_1_1:1"]["annotations"] == {"note": "stem: stride 2"}
+    # The ReLU's four channels as a 2 x 2 grid of 32 x 48 tiles with 1 px gaps.
+    picture = ops["relu_1_2:1"]["picture"]
+    assert picture["source"] == "visualizer"
+    image = Image.open(io.BytesIO(base64.b64decode(picture["png_base64"])))
+    assert image.size == (2 * 48 + 3, 2 * 32 + 3)
+    # The config's class names, best first, probabilities summing to one.
+    decoded = ops["output_1:1"]["decoded_labels"]
+    assert [d["label"] for d in decoded] == ["abstract", "portrait", "landscape"]
+    assert math.isclose(sum(d["score"] for d in decoded), 1.0, rel_tol=1e-6)
+
+
+def test_feature_maps_name_a_missing_op_clearly():
+    built = fixtures._photo()
+    with pytest.raises(ValueError, match="no op 'conv9'"):
+        export_trace(built["trace"], model=built["model"], feature_maps=["conv9"])
 
 
 def test_bundle_deltas_are_zero_against_itself_and_positive_otherwise():

@@ -11,7 +11,7 @@ import base64
 import io
 import math
 import os
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import torch
 
@@ -124,6 +124,47 @@ def _png_picture(image: Any, source: str) -> dict[str, Any] | None:
         "height": image.height,
         "png_base64": base64.b64encode(buffer.getvalue()).decode("ascii"),
     }
+
+
+def _feature_map_picture(activation: Any, max_channels: int = 16) -> dict[str, Any] | None:
+    """A saved activation ``(N, C, H, W)`` as a grid of its first channels (batch item 0),
+    each scaled to its own range, dark low and light high: what ``tl.viz.feature_maps``
+    draws inside a node."""
+    import numpy as np
+    from PIL import Image
+
+    if not isinstance(activation, torch.Tensor) or activation.dim() != 4:
+        return None
+    maps = activation[0, :max_channels].detach().float().cpu().numpy()
+    channels, height, width = maps.shape
+    columns = int(np.ceil(np.sqrt(channels)))
+    rows = int(np.ceil(channels / columns))
+    cell = max(1, 32 // max(height, width)) if max(height, width) < 32 else 1
+    tile_h, tile_w = height * cell, width * cell
+    grid = np.full((rows * (tile_h + 1) + 1, columns * (tile_w + 1) + 1), 255, dtype=np.uint8)
+    for index, channel in enumerate(maps):
+        low, high = float(channel.min()), float(channel.max())
+        scaled = (channel - low) / (high - low) if high > low else np.zeros_like(channel)
+        tile = np.kron((scaled * 230).astype(np.uint8), np.ones((cell, cell), dtype=np.uint8))
+        top = 1 + (index // columns) * (tile_h + 1)
+        left = 1 + (index % columns) * (tile_w + 1)
+        grid[top:top + tile_h, left:left + tile_w] = tile
+    return _png_picture(Image.fromarray(grid, mode="L"), "visualizer")
+
+
+def _decoded_labels(trace: Any) -> list[dict[str, Any]]:
+    """Class names TorchLens decoded from the output (models whose config has ``id2label``),
+    for batch item 0, best first."""
+    decoded = getattr(trace, "decoded_output", None)
+    if not isinstance(decoded, Mapping):
+        return []
+    rows = [row for row in decoded.get("rows") or [] if row.get("batch_item", 0) == 0]
+    rows.sort(key=lambda row: row.get("rank", 0))
+    return [
+        {"label": str(row["label"]), "score": float(row["prob"])}
+        for row in rows
+        if row.get("label") is not None and row.get("prob") is not None
+    ]
 
 
 def _latest_grad(op: Any) -> Any:
@@ -297,7 +338,10 @@ def _export_op(op: Any, clean: Any, source_root: str | None) -> dict[str, Any]:
     user = (op.annotations or {}).get("user") if isinstance(op.annotations, Mapping) else None
     picture = None
     if isinstance(user, Mapping):
-        data = {str(k): _arg_value(v) for k, v in user.items() if k != "image"}
+        # annotate(data={...}) stores the mapping under "data": its entries become rows.
+        entries = dict(user.get("data")) if isinstance(user.get("data"), Mapping) else {}
+        entries.update((k, v) for k, v in user.items() if k not in ("image", "data") or (k == "data" and not isinstance(v, Mapping)))
+        data = {str(k): _arg_value(v) for k, v in entries.items() if v is not None}
         if data:
             record["annotations"] = data
         picture = _png_picture(user.get("image"), "annotation")
@@ -504,13 +548,14 @@ def _export_edits(trace: Any, clean_available: bool) -> dict[str, Any] | None:
 
 
 def export_trace(trace: Any, clean: Any = None, source_root: str | None = None,
-                 model: Any = None) -> dict[str, Any]:
+                 model: Any = None, feature_maps: Sequence[str] = ()) -> dict[str, Any]:
     """The ``tl-trace`` v1 document of ``trace``.
 
     ``clean`` is the unedited trace an edited fork came from (defaults to the fork's
     ``parent_trace``); ``source_root`` makes call-site paths relative to that folder;
     ``model`` (defaults to the traced model while it is alive) names the classes of
-    modules that never ran.
+    modules that never ran; ``feature_maps`` names ops whose saved activation is drawn
+    inside the node as a grid of its channels.
     """
     if model is None:
         reference = getattr(trace, "_source_model_ref", None)
@@ -523,6 +568,19 @@ def export_trace(trace: Any, clean: Any = None, source_root: str | None = None,
     first_input = next((op for op in ops if op["kind"] == "input"), None)
     if photo is not None and first_input is not None:
         first_input["picture"] = photo
+    by_label = {op["label"]: op for op in ops}
+    for label in feature_maps:
+        record = by_label.get(label) or by_label.get(f"{label}:1")
+        if record is None:
+            raise ValueError(f"feature_maps: no op {label!r} in this trace")
+        picture = _feature_map_picture(trace[record["label"]].out)
+        if picture is None:
+            raise ValueError(f"feature_maps: op {label!r} saved no (N, C, H, W) activation")
+        record["picture"] = picture
+    decoded = _decoded_labels(trace)
+    first_output = next((op for op in ops if op["kind"] == "output"), None)
+    if decoded and first_output is not None:
+        first_output["decoded_labels"] = decoded
     params = _export_params(trace)
     conditionals = []
     for record in trace.conditional_records or []:

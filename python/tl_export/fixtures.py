@@ -14,6 +14,7 @@ import shutil
 import tempfile
 import warnings
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any, Callable
 
 import torch
@@ -151,12 +152,18 @@ def _to_pixels(images: Any, return_tensors: str = "pt") -> torch.Tensor:
 
 
 def _photo() -> dict[str, Any]:
+    """Node content: the photo's thumbnail on the input, a note on the convolution, the
+    ReLU's feature maps inside its node, and decoded class names on the output (the model's
+    config names its classes, as Hugging Face classifiers do)."""
     from PIL import Image
 
     torch.manual_seed(0)
     model = models.TinyCNN().eval()
     model.image_processor = _to_pixels
-    return {"trace": tl.trace(model, Image.open(ensure_photo())), "model": model}
+    model.config = SimpleNamespace(id2label={0: "landscape", 1: "portrait", 2: "abstract"}, num_labels=3)
+    trace = tl.trace(model, Image.open(ensure_photo()))
+    trace.annotate("conv2d_1_1", data={"note": "stem: stride 2"})
+    return {"trace": trace, "model": model, "feature_maps": ["relu_1_2"]}
 
 
 def _gpt2() -> dict[str, Any]:
@@ -224,7 +231,13 @@ def build(out_dir: str, names: list[str] | None = None) -> list[str]:
             reference_trace = built["bundle"][0][1]
         else:
             trace = built["trace"]
-            document = export_trace(trace, clean=built.get("clean"), source_root=REPO_ROOT, model=built["model"])
+            document = export_trace(
+                trace,
+                clean=built.get("clean"),
+                source_root=REPO_ROOT,
+                model=built["model"],
+                feature_maps=built.get("feature_maps", ()),
+            )
             write_json(document, path)
             reference_trace = trace
         written.append(path)

@@ -235,3 +235,33 @@ fn encoding_requests_that_cannot_be_drawn_are_refused() {
     .unwrap_err();
     assert_eq!(error.code(), "size_by_rolled_varying");
 }
+
+#[test]
+fn node_content_rows_pictures_and_decoded_labels() {
+    let drawing = draw(&trace("photo"), &DrawOptions::default()).unwrap();
+    let node = |id: &str| {
+        drawing
+            .styled
+            .nodes
+            .iter()
+            .find(|n| n.id == id)
+            .unwrap()
+            .clone()
+    };
+    let rows = |id: &str| -> Vec<String> { node(id).rows.iter().map(|r| r.text.clone()).collect() };
+    // annotate(data=...) entries are rows.
+    assert_eq!(
+        rows("conv2d_1_1pass1").last().unwrap(),
+        "note: stem: stride 2"
+    );
+    // A feature-map grid sits in its own cell above the rows of a rounded box.
+    let relu = node("relu_1_2pass1");
+    assert!(relu.picture.is_some() && relu.rounded);
+    // The output lists the decoded class names, best first, in a rounded box.
+    let output = node("output_1pass1");
+    assert!(output.rounded && output.shape == tl_draw::Shape::Box);
+    assert_eq!(
+        rows("output_1pass1")[3..],
+        ["1. abstract 39%", "2. portrait 33%", "3. landscape 28%"]
+    );
+}

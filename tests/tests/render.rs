@@ -71,6 +71,7 @@ fn golden_pngs() {
                 .size_by("bytes"),
         ),
         ("convnet.view_speed", DrawOptions::default().view("speed")),
+        ("photo", DrawOptions::default()),
         (
             "recurrent.view_sequence",
             DrawOptions::default().view("sequence"),

@@ -734,6 +734,21 @@ fn op_node(
     if options.node_style == NodeStyle::Profiling {
         rows.extend(profiling_rows(op));
     }
+    // Node content: the user's `annotate(data=...)` entries, then decoded class names.
+    rows.extend(
+        op.annotations
+            .iter()
+            .map(|(key, value)| Row::plain(format!("{key}: {}", crate::args::value_text(value)))),
+    );
+    rows.extend(op.decoded_labels.iter().enumerate().map(|(rank, decoded)| {
+        Row::plain(format!(
+            "{}. {} {:.0}%",
+            rank + 1,
+            decoded.label,
+            decoded.score * 100.0
+        ))
+    }));
+    let content_box = !op.decoded_labels.is_empty();
     // A node carrying a picture is a rounded box with the picture in its own cell.
     let picture = op
         .picture
@@ -748,7 +763,7 @@ fn op_node(
         });
     let shape = match op.kind {
         OpKind::Buffer => Shape::Cylinder,
-        _ if rectangle || picture.is_some() => Shape::Box,
+        _ if rectangle || picture.is_some() || content_box => Shape::Box,
         _ => Shape::Oval,
     };
     // An op reading buffer versions the drawing hides gets a double border.
@@ -784,7 +799,7 @@ fn op_node(
         fill,
         border: theme.node_border.clone(),
         dashed: !op.has_input_ancestor,
-        rounded: picture.is_some(),
+        rounded: picture.is_some() || content_box,
         picture,
         peripheries: (!hidden_buffers.is_empty()).then_some(2),
         penwidth: None,
