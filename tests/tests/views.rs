@@ -159,3 +159,21 @@ fn the_node_hook_restyles_nodes_after_the_built_in_rules() {
     assert_eq!(text.matches("checked by hand").count(), 2);
     assert_eq!(text.matches("fillcolor=\"#FFD700\"").count(), 2);
 }
+
+#[test]
+fn every_theme_recolours_an_encoded_view_with_readable_text() {
+    let convnet = trace("convnet");
+    for theme in tl_style::Theme::names() {
+        let drawing = draw(&convnet, &DrawOptions::default().view("speed").theme(theme)).unwrap();
+        for node in &drawing.styled.nodes {
+            let (tl_draw::Fill::Solid(fill) | tl_draw::Fill::Gradient(fill, _)) = &node.fill;
+            let ratio = tl_style::contrast::ratio(fill, &node.font_color);
+            assert!(
+                ratio >= 4.5,
+                "{theme}: {} text {} on {fill} has contrast {ratio:.2}",
+                node.id,
+                node.font_color
+            );
+        }
+    }
+}

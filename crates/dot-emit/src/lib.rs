@@ -249,8 +249,10 @@ fn legend_statement(legend: &Legend) -> String {
             .collect();
         let _ = write!(
             table,
-            "<TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\"><TABLE BORDER=\"1\" CELLBORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"0\" COLOR={}><TR>{cells}</TR></TABLE></TD></TR>",
-            quote(&legend.ink)
+            "<TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\"><TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"0\"><TR><TD ALIGN=\"RIGHT\"><FONT POINT-SIZE=\"10\">{} </FONT></TD><TD><TABLE BORDER=\"1\" CELLBORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"0\" COLOR={}><TR>{cells}</TR></TABLE></TD><TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"10\"> {}</FONT></TD></TR></TABLE></TD></TR>",
+            escape_html(&bar.low),
+            quote(&legend.ink),
+            escape_html(&bar.high)
         );
     }
     for entry in &legend.entries {

@@ -568,6 +568,8 @@ pub(crate) fn apply(
                     swatches: (0..BAR_SWATCHES)
                         .map(|k| ramp(k as f64 / (BAR_SWATCHES - 1) as f64, dark_page))
                         .collect(),
+                    low: source.format(scaled.low),
+                    high: source.format(scaled.high),
                 });
                 if scaled.varying_layers > 0 {
                     key.lines.push(format!(

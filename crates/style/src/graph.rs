@@ -194,6 +194,10 @@ pub struct ColorBar {
     pub label: String,
     /// Samples of the ramp, lowest value first.
     pub swatches: Vec<String>,
+    /// The lowest value, written at the bar's left end (`0.098 ms`).
+    pub low: String,
+    /// The highest value, written at the bar's right end (`1.46 ms`).
+    pub high: String,
 }
 
 /// The key of a drawing.
