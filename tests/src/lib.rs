@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod reference_dot;
+
 /// The repository root.
 pub fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

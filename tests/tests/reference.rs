@@ -20,105 +20,15 @@
 //!   passes, 2.36.1 titles some nodes with its rewritten step counter (`layernorm_3_28` for
 //!   the op that `trace["layernorm_3_27"]` returns).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use tl_draw::{draw, DrawOptions, Trace};
 use tl_style::{Fill, Shape};
+use tl_tests::reference_dot::{parse_reference, EdgeLabels};
 use tl_tests::{fixture_files, fixtures_dir, is_bundle};
 
 /// Arguments TorchLens shows although they equal their defaults.
 const DEFAULT_ARGUMENTS: [&str; 3] = ["eps=1e-05", "momentum=0.1", "padding_idx=-1"];
-
-/// Arrows keyed by (from, to) node ids, with their label texts.
-type EdgeLabels = BTreeMap<(String, String), Vec<String>>;
-
-#[derive(Debug, Default)]
-struct ReferenceNode {
-    rows: Vec<String>,
-    shape: String,
-    fill: String,
-    peripheries: u32,
-}
-
-fn unescape(text: &str) -> String {
-    text.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&amp;", "&")
-}
-
-fn strip_tags(html: &str) -> String {
-    let mut text = String::new();
-    let mut in_tag = false;
-    for ch in html.chars() {
-        match ch {
-            '<' => in_tag = true,
-            '>' => in_tag = false,
-            _ if !in_tag => text.push(ch),
-            _ => {}
-        }
-    }
-    unescape(&text)
-}
-
-fn attribute(line: &str, name: &str) -> Option<String> {
-    let start = line.find(&format!(" {name}="))? + name.len() + 2;
-    let rest = &line[start..];
-    let value = if let Some(quoted) = rest.strip_prefix('"') {
-        &quoted[..quoted.find('"')?]
-    } else {
-        rest.split([' ', ']']).next()?
-    };
-    Some(value.to_owned())
-}
-
-fn unquote(id: &str) -> String {
-    id.trim_matches('"').to_owned()
-}
-
-/// Nodes and edges of a TorchLens DOT file.
-fn parse_reference(dot: &str) -> (BTreeMap<String, ReferenceNode>, EdgeLabels) {
-    let mut nodes = BTreeMap::new();
-    let mut edges = BTreeMap::new();
-    for line in dot.lines().map(str::trim) {
-        // Gradient arrows (#9197F6) belong to graph="combined" in the guide, not to the
-        // forward drawing; invisible arrows only steer the layout.
-        if line.contains(" -> ") && !line.contains("style=invis") && !line.contains("#9197F6") {
-            let (from, rest) = line.split_once(" -> ").unwrap();
-            let to = rest.split(" [").next().unwrap();
-            let labels = match rest.find("label=<") {
-                Some(start) => {
-                    let html = &rest[start + 7..];
-                    let html = &html[..html.find("> ").unwrap_or(html.len())];
-                    vec![strip_tags(html)]
-                }
-                None => Vec::new(),
-            };
-            edges.insert((unquote(from), unquote(to)), labels);
-        } else if let Some((id, rest)) = line.split_once(" [label=<<TABLE") {
-            let table = &rest[..rest.find("</TABLE>").unwrap()];
-            let rows = table
-                .split("<TR>")
-                .skip(1)
-                .map(strip_tags)
-                .filter(|row| !row.is_empty())
-                .collect();
-            nodes.insert(
-                unquote(id),
-                ReferenceNode {
-                    rows,
-                    shape: attribute(line, "shape").unwrap_or_default(),
-                    fill: attribute(line, "fillcolor")
-                        .unwrap_or_default()
-                        .to_ascii_lowercase(),
-                    peripheries: attribute(line, "peripheries").map_or(1, |p| p.parse().unwrap()),
-                },
-            );
-        }
-    }
-    (nodes, edges)
-}
 
 /// The reference rows with the guide's deliberate differences applied; `name` is the
 /// node's lookup key.
@@ -173,7 +83,7 @@ fn default_drawings_match_torchlens_node_by_node() {
         let reference =
             std::fs::read_to_string(fixtures_dir().join("reference").join(format!("{name}.dot")))
                 .unwrap();
-        let (reference_nodes, reference_edges) = parse_reference(&reference);
+        let (reference_nodes, reference_edges) = parse_reference(&reference, false);
         let trace = Trace::from_json(&text).unwrap();
         let drawing = draw(&trace, &DrawOptions::default()).unwrap();
         let styled = &drawing.styled;

@@ -4,7 +4,7 @@
 
 use std::process::Command;
 
-use tl_draw::{draw, BufferVisibility, DrawOptions, OutputFormat, Trace};
+use tl_draw::{draw, BufferVisibility, DrawOptions, GraphKind, OutputFormat, Trace};
 use tl_render_cairo::{render, Format, RenderOptions};
 use tl_tests::{fixtures_dir, repo_root, updating_golden};
 
@@ -72,6 +72,20 @@ fn golden_pngs() {
         ),
         ("convnet.view_speed", DrawOptions::default().view("speed")),
         ("photo", DrawOptions::default()),
+        (
+            "backward.backward",
+            DrawOptions::default()
+                .graph(GraphKind::Backward)
+                .show_module_paths(true),
+        ),
+        (
+            "backward_twice.backward",
+            DrawOptions::default().graph(GraphKind::Backward),
+        ),
+        (
+            "backward.combined",
+            DrawOptions::default().graph(GraphKind::Combined),
+        ),
         (
             "recurrent.view_sequence",
             DrawOptions::default().view("sequence"),

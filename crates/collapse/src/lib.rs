@@ -14,6 +14,7 @@
 //! one [`Edge`]; nodes, edges and clusters are in execution order, so the same trace and
 //! options give the same graph.
 
+pub mod backward;
 pub mod folds;
 mod index;
 pub mod rolled;

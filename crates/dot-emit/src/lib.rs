@@ -148,13 +148,30 @@ fn edge_text_html(texts: &[EdgeText]) -> String {
 fn edge_statement(graph: &StyledGraph, edge: &StyledEdge) -> String {
     let from = quote(&graph.nodes[edge.from].id);
     let to = quote(&graph.nodes[edge.to].id);
+    let (color, font_color) = match &edge.look {
+        Some(look) => (&look.color, &look.color),
+        None => (&graph.style.edge_color, &graph.style.edge_font_color),
+    };
+    let line = match &edge.look {
+        Some(look) if look.dotted => "dotted",
+        _ if edge.dashed => "dashed",
+        _ => "solid",
+    };
     let mut attrs = vec![
         "arrowsize=.7".to_owned(),
-        format!("color={}", quote(&graph.style.edge_color)),
-        format!("fontcolor={}", quote(&graph.style.edge_font_color)),
+        format!("color={}", quote(color)),
+        format!("fontcolor={}", quote(font_color)),
         "labelfontsize=8".to_owned(),
-        format!("style={}", if edge.dashed { "dashed" } else { "solid" }),
+        format!("style={line}"),
     ];
+    if let Some(look) = &edge.look {
+        if !look.constraint {
+            attrs.push("constraint=false".to_owned());
+        }
+        if let Some(tooltip) = &look.tooltip {
+            attrs.push(format!("tooltip={}", quote(tooltip)));
+        }
+    }
     if graph.style.edge_penwidth != 1.0 {
         attrs.push(format!("penwidth={}", graph.style.edge_penwidth));
     }

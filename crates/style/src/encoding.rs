@@ -256,14 +256,14 @@ impl ValueSource {
     /// A value as the key writes it: `0.098 ms`, `15 KB`, `1.20 MFLOPs`, `0.5012`.
     pub fn format(&self, value: f64) -> String {
         match self {
-            ValueSource::Time => format!("{} ms", significant(value * 1e3, 3)),
+            ValueSource::Time => format!("{} ms", format::significant(value * 1e3, 3)),
             ValueSource::Bytes => format::bytes(value.round() as u64).replace(".0 ", " "),
             ValueSource::Flops => format::flops(value.round() as u64),
             ValueSource::Dims => format::compact_count(value.round() as u64),
             ValueSource::Field(_) if value.fract() == 0.0 && value.abs() < 1e15 => {
                 format!("{value:.0}")
             }
-            _ => significant(value, 4),
+            _ => format::significant(value, 4),
         }
     }
 }
@@ -285,21 +285,6 @@ fn field_value(op: &OpRecord, name: &str) -> Option<serde_json::Value> {
     match serde_json::to_value(op) {
         Ok(serde_json::Value::Object(mut fields)) => fields.remove(name),
         _ => None,
-    }
-}
-
-/// `value` with `digits` significant digits, trailing zeros dropped: `0.098`, `1.46`.
-fn significant(value: f64, digits: i32) -> String {
-    if value == 0.0 || !value.is_finite() {
-        return format!("{value}");
-    }
-    let magnitude = value.abs().log10().floor() as i32;
-    let decimals = (digits - 1 - magnitude).max(0) as usize;
-    let text = format!("{value:.decimals$}");
-    if text.contains('.') {
-        text.trim_end_matches('0').trim_end_matches('.').to_owned()
-    } else {
-        text
     }
 }
 
@@ -628,14 +613,6 @@ pub(crate) fn apply(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn significant_digits_drop_trailing_zeros() {
-        assert_eq!(significant(0.098, 3), "0.098");
-        assert_eq!(significant(1.4567, 3), "1.46");
-        assert_eq!(significant(123.456, 4), "123.5");
-        assert_eq!(significant(0.5, 4), "0.5");
-    }
 
     #[test]
     fn key_formats_follow_the_quantity() {

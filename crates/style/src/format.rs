@@ -12,6 +12,21 @@ pub fn shape(dims: &[u64]) -> String {
     }
 }
 
+/// `value` with `digits` significant digits, trailing zeros dropped: `0.098`, `1.46`.
+pub fn significant(value: f64, digits: i32) -> String {
+    if value == 0.0 || !value.is_finite() {
+        return format!("{value}");
+    }
+    let magnitude = value.abs().log10().floor() as i32;
+    let decimals = (digits - 1 - magnitude).max(0) as usize;
+    let text = format!("{value:.decimals$}");
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_owned()
+    } else {
+        text
+    }
+}
+
 /// A byte count in binary units: `128 B`, `4.0 KB`, `19.4 KB`, `12.2 MB`.
 pub fn bytes(count: u64) -> String {
     const UNITS: [&str; 6] = ["B", "KB", "MB", "GB", "TB", "PB"];
@@ -170,6 +185,14 @@ pub fn scalar(value: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn significant_digits_drop_trailing_zeros() {
+        assert_eq!(significant(0.098, 3), "0.098");
+        assert_eq!(significant(1.4567, 3), "1.46");
+        assert_eq!(significant(123.456, 4), "123.5");
+        assert_eq!(significant(0.5, 4), "0.5");
+    }
 
     #[test]
     fn shapes_use_tuple_notation() {

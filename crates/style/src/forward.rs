@@ -1408,6 +1408,7 @@ fn styled_edge(
         head_label,
         tail_label,
         label,
+        look: None,
     }
 }
 

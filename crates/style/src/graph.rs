@@ -153,6 +153,21 @@ pub struct StyledEdge {
     pub tail_label: Vec<String>,
     /// Lines written at the middle of the arrow.
     pub label: Vec<EdgeText>,
+    /// How it is drawn when it differs from a forward arrow (backward and gradient arrows).
+    pub look: Option<EdgeLook>,
+}
+
+/// The look of a non-forward arrow.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EdgeLook {
+    /// Line and text colour.
+    pub color: String,
+    /// Dotted line (gradient accumulated into a parameter).
+    pub dotted: bool,
+    /// Whether the arrow shapes the layout (`constraint=false` links two flows).
+    pub constraint: bool,
+    /// Hover text.
+    pub tooltip: Option<String>,
 }
 
 /// An open module call drawn as a box around its nodes.

@@ -10,6 +10,7 @@
 //! the theme; node and edge order follow the visible graph, so output is deterministic.
 
 pub mod args;
+mod backward;
 pub mod contrast;
 pub mod encoding;
 pub mod format;
@@ -18,6 +19,7 @@ mod graph;
 mod options;
 mod theme;
 
+pub use backward::{style_backward, style_combined};
 pub use forward::{header, params_line, style_forward};
 pub use graph::*;
 pub use options::{Direction, LabelField, NodeStyle, StyleOptions};

@@ -152,6 +152,10 @@ pub struct StyleOptions {
     pub show_edge_shapes: bool,
     /// Colour and size by value (`color_by=`, `size_by=`).
     pub encoding: crate::encoding::Encoding,
+    /// Backward drawings: `module ...` and `param ...` rows.
+    pub show_module_paths: bool,
+    /// Backward drawings: the norm and largest absolute value of each saved gradient.
+    pub show_grad_values: bool,
 }
 
 impl Default for StyleOptions {
@@ -168,6 +172,8 @@ impl Default for StyleOptions {
             focus: None,
             show_edge_shapes: false,
             encoding: crate::encoding::Encoding::default(),
+            show_module_paths: false,
+            show_grad_values: false,
         }
     }
 }

@@ -2,18 +2,22 @@
 
 use std::path::{Path, PathBuf};
 
+use tl_collapse::backward::backward_view;
 use tl_collapse::folds::repeat_runs;
 use tl_collapse::rolled::rolled_graph;
 use tl_collapse::schedule::{readable_band, Schedule};
 use tl_collapse::{hidden_ops, visible_graph_with, NodeKind, Plan, TraceIndex, VisibilityOptions};
 use tl_render_cairo::xdot::image_placements;
 use tl_render_cairo::{RenderOptions, Rendered};
-use tl_style::{style_forward, Direction, NodePicture, StyleOptions, StyledGraph};
+use tl_style::{
+    style_backward, style_combined, style_forward, Direction, NodePicture, StyleOptions,
+    StyledGraph,
+};
 use tl_trace_model::{write_atomically, Trace};
 
 use crate::error::DrawError;
 use crate::layout;
-use crate::options::{BatchRender, Collapse, DrawOptions, LayoutEngine};
+use crate::options::{BatchRender, Collapse, DrawOptions, GraphKind, LayoutEngine};
 use crate::views;
 
 /// Output file formats.
@@ -239,7 +243,11 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
         (visible, None)
     };
     let style = StyleOptions {
-        direction: options.direction.unwrap_or(Direction::BottomUp),
+        direction: options.direction.unwrap_or(match options.graph {
+            GraphKind::Forward => Direction::BottomUp,
+            GraphKind::Backward => Direction::TopDown,
+            GraphKind::Combined => Direction::LeftRight,
+        }),
         node_label_fields: options.node_label_fields.clone(),
         show_saved_for_backward: options.show_saved_for_backward,
         show_redundant_args: options.show_redundant_args,
@@ -250,17 +258,39 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
         focus: options.module.clone(),
         show_edge_shapes: options.show_edge_shapes,
         encoding: options.encoding()?,
+        show_module_paths: options.show_module_paths,
+        show_grad_values: options.show_grad_values,
     };
     tl_style::encoding::check(trace, &visible, &style.encoding)
         .map_err(|error| DrawError::invalid(error.code(), error.to_string()))?;
-    if visible.nodes.len() > options.max_nodes && !options.force {
+    let backward = match options.graph {
+        GraphKind::Forward => None,
+        _ => Some(
+            backward_view(trace)
+                .map_err(|error| DrawError::invalid(error.code(), error.to_string()))?,
+        ),
+    };
+    let drawn = match (&backward, options.graph) {
+        (Some(view), GraphKind::Backward) => view.nodes.len(),
+        (Some(view), _) => visible.nodes.len() + view.nodes.len(),
+        (None, _) => visible.nodes.len(),
+    };
+    if drawn > options.max_nodes && !options.force {
         return Err(DrawError::TooLarge {
-            nodes: visible.nodes.len(),
+            nodes: drawn,
             limit: options.max_nodes,
         });
     }
-    let mut styled = style_forward(trace, &visible, pass_labels.as_deref(), &style, &theme);
-    let kinds: Vec<NodeKind> = visible.nodes.iter().map(|n| n.kind.clone()).collect();
+    let mut styled = match (&backward, options.graph) {
+        (Some(view), GraphKind::Backward) => style_backward(trace, view, &style, &theme),
+        (Some(view), _) => style_combined(trace, &visible, view, &style, &theme),
+        (None, _) => style_forward(trace, &visible, pass_labels.as_deref(), &style, &theme),
+    };
+    // Hooks see forward nodes; backward steps carry no op record.
+    let kinds: Vec<NodeKind> = match options.graph {
+        GraphKind::Backward => Vec::new(),
+        _ => visible.nodes.iter().map(|n| n.kind.clone()).collect(),
+    };
     if let Some(resolved) = &resolved {
         styled.header.extend(views::caption_rows(&resolved.caption));
         if let Some(rows) = &resolved.node_rows {

@@ -268,7 +268,8 @@ pub struct DrawOptions {
     pub module: Option<String>,
     /// One node per layer instead of per pass.
     pub rolled: bool,
-    /// Flow direction; `None` is the graph's default (forward: bottom-up).
+    /// Flow direction; `None` is the graph's default (forward: bottom-up, backward: top-down,
+    /// combined: left to right).
     pub direction: Option<Direction>,
     /// Extra rows.
     pub node_style: NodeStyle,
@@ -567,22 +568,31 @@ impl DrawOptions {
                 "rolled drawings fold by depth= only for now; use depth=, or draw unrolled",
             );
         }
-        if self.graph != GraphKind::Forward {
-            return unsupported(
-                format!("graph={:?}", self.graph),
-                "backward and combined graphs arrive with the backward issue",
-            );
+        // The backward graph has no modules, passes to roll or values to encode.
+        let forward_only = [
+            (self.collapse != Collapse::None, "collapse="),
+            (self.fold_repeats == Some(true), "fold_repeats="),
+            (self.rolled, "rolled=True"),
+            (
+                self.color_by.is_some() || self.size_by.is_some(),
+                "color_by=/size_by=",
+            ),
+            (self.view.is_some(), "view="),
+        ];
+        if self.graph == GraphKind::Backward {
+            if let Some((_, option)) = forward_only.iter().find(|(set, _)| *set) {
+                return Err(DrawError::invalid(
+                    "backward_option_invalid",
+                    format!(
+                        "{option} applies to the forward graph; graph=\"backward\" draws every autograd step: drop {option}, or draw graph=\"combined\" to see both"
+                    ),
+                ));
+            }
         }
         if self.show_cone {
             return unsupported(
                 "show_cone=True".to_owned(),
                 "edit marks arrive with the edits issue",
-            );
-        }
-        if self.show_module_paths || self.show_grad_values {
-            return unsupported(
-                "show_module_paths/show_grad_values".to_owned(),
-                "backward drawings arrive with the backward issue",
             );
         }
         Ok(Theme::built_in(&self.theme)

@@ -130,8 +130,7 @@ fn options_not_drawn_yet_are_refused() {
             fixture("stack8").to_str().unwrap(),
             "-o",
             "x.svg",
-            "--graph",
-            "backward",
+            "--show-cone",
         ],
         dir.path(),
     );
