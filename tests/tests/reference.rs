@@ -11,6 +11,8 @@
 //! * gradient arrows are drawn by `graph="combined"`, not by the forward drawing;
 //! * a node carrying a picture (the input photo) is a rounded box with the picture above
 //!   its rows; 2.36.1 draws no thumbnail for it;
+//! * an edited op names its edit in a last row (`edited: zero_ablate`); 2.36.1 marks it
+//!   with a magenta border only;
 //! * a node's `annotate(data=...)` entries are rows under its other rows (`note: ...`);
 //!   2.36.1 does not draw them;
 //! * an output node with decoded class names keeps its rows (name, shape, address) and lists
@@ -100,8 +102,12 @@ fn default_drawings_match_torchlens_node_by_node() {
         for node in &styled.nodes {
             let reference = &reference_nodes[&node.id];
             let mut rows: Vec<String> = node.rows.iter().map(|r| r.text.clone()).collect();
-            // Our extra value row under a scalar, and the annotation rows.
-            rows.retain(|row| !row.starts_with("= ") && !annotation_rows.contains(row));
+            // Our extra value row under a scalar, the edit row and the annotation rows.
+            rows.retain(|row| {
+                !row.starts_with("= ")
+                    && !row.starts_with("edited: ")
+                    && !annotation_rows.contains(row)
+            });
             let decoded = reference.rows.get(1).is_some_and(|row| row == "item 0");
             if decoded {
                 // Only the class-name rows are comparable (`1. abstract 39%`).

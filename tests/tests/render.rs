@@ -72,6 +72,12 @@ fn golden_pngs() {
         ),
         ("convnet.view_speed", DrawOptions::default().view("speed")),
         ("photo", DrawOptions::default()),
+        ("edited", DrawOptions::default()),
+        ("edited.show_cone", DrawOptions::default().show_cone(true)),
+        (
+            "edited.view_interventions",
+            DrawOptions::default().view("interventions"),
+        ),
         (
             "backward.backward",
             DrawOptions::default()

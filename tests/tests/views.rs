@@ -123,10 +123,6 @@ fn views_refuse_traces_without_their_subject() {
         "surgery_evidence_missing"
     );
     assert_eq!(
-        refused("edited", "interventions"),
-        "option_not_supported_yet"
-    );
-    assert_eq!(
         draw(&trace("convnet"), &DrawOptions::default().view("x-ray"))
             .unwrap_err()
             .code(),

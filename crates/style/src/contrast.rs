@@ -23,6 +23,23 @@ pub fn parse(color: &str) -> Option<Srgb<f32>> {
     }
 }
 
+/// `a` blended toward `b` by `t` (0: `a`, 1: `b`), as `#RRGGBB`; `a` when either cannot be
+/// read.
+pub fn mix(a: &str, b: &str, t: f32) -> String {
+    match (parse(a), parse(b)) {
+        (Some(a), Some(b)) => {
+            let blend = |x: f32, y: f32| ((x + (y - x) * t).clamp(0.0, 1.0) * 255.0).round() as u8;
+            format!(
+                "#{:02X}{:02X}{:02X}",
+                blend(a.red, b.red),
+                blend(a.green, b.green),
+                blend(a.blue, b.blue)
+            )
+        }
+        _ => a.to_owned(),
+    }
+}
+
 /// Contrast ratio (1 to 21) between two colours; 1 when either cannot be read.
 pub fn ratio(a: &str, b: &str) -> f32 {
     match (parse(a), parse(b)) {

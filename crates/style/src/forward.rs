@@ -231,6 +231,7 @@ pub fn style_forward(
         .map(|(position, _)| position)
         .collect();
     let key = encoding::apply(trace, visible, &mut nodes, &options.encoding, theme);
+    crate::edits::mark_nodes(trace, visible, &mut nodes, options.interventions, theme);
     // A focused drawing shows its reading key unless told not to; an encoded drawing shows
     // its scales, and only them unless the key is asked for.
     let legend_on = options
@@ -251,6 +252,11 @@ pub fn style_forward(
             });
         }
         key.add_to(&mut legend);
+        legend.entries.extend(crate::edits::key_entries(
+            trace,
+            options.interventions,
+            theme,
+        ));
         legend
     });
     StyledGraph {
@@ -268,7 +274,10 @@ pub fn style_forward(
         header: match &options.focus {
             Some(address) => focus_header(trace, visible, address),
             None => header(trace, visible),
-        },
+        }
+        .into_iter()
+        .chain(crate::edits::header_line(trace))
+        .collect(),
         nodes,
         edges,
         clusters,

@@ -12,6 +12,7 @@
 pub mod args;
 mod backward;
 pub mod contrast;
+pub mod edits;
 pub mod encoding;
 pub mod format;
 mod forward;

@@ -156,6 +156,8 @@ pub struct StyleOptions {
     pub show_module_paths: bool,
     /// Backward drawings: the norm and largest absolute value of each saved gradient.
     pub show_grad_values: bool,
+    /// `view="interventions"` marks: also every op whose value changed, with its change.
+    pub interventions: bool,
 }
 
 impl Default for StyleOptions {
@@ -174,6 +176,7 @@ impl Default for StyleOptions {
             encoding: crate::encoding::Encoding::default(),
             show_module_paths: false,
             show_grad_values: false,
+            interventions: false,
         }
     }
 }

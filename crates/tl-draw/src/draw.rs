@@ -8,7 +8,7 @@ use tl_collapse::rolled::rolled_graph;
 use tl_collapse::schedule::{readable_band, Schedule};
 use tl_collapse::{hidden_ops, visible_graph_with, NodeKind, Plan, TraceIndex, VisibilityOptions};
 use tl_render_cairo::xdot::image_placements;
-use tl_render_cairo::{RenderOptions, Rendered};
+use tl_render_cairo::{RenderOptions, Rendered, Shading};
 use tl_style::{
     style_backward, style_combined, style_forward, Direction, NodePicture, StyleOptions,
     StyledGraph,
@@ -99,6 +99,10 @@ pub struct Drawing {
     pub styled: StyledGraph,
     /// The collapse schedule, when a `collapse=` level was asked for.
     pub collapse_schedule: Option<Schedule>,
+    /// The record `view="interventions"` writes beside the image (`<path>.census.txt`).
+    pub census: Option<String>,
+    /// The cone of `show_cone=True`: nodes and arrows downstream of an edit.
+    pub cone: Option<Shading>,
     layout_engine: LayoutEngine,
     dpi: Option<f64>,
 }
@@ -127,7 +131,8 @@ impl Drawing {
 
     /// The drawing's bytes in `format`, with any warnings. PDF and PNG are painted with
     /// cairo; SVG comes from the layout engine, so its text stays text (searchable,
-    /// selectable), as in Graphviz's own SVG, with pictures inlined.
+    /// selectable), as in Graphviz's own SVG, with pictures inlined; a drawing with a cone
+    /// is painted by cairo in every format, so the shading looks the same in each.
     pub fn render(&self, format: OutputFormat) -> Result<Rendered, DrawError> {
         let unpainted = |bytes: Vec<u8>| Rendered {
             bytes,
@@ -135,6 +140,7 @@ impl Drawing {
         };
         let cairo_format = match format {
             OutputFormat::Dot => return Ok(unpainted(self.dot.clone().into_bytes())),
+            OutputFormat::Svg if self.cone.is_some() => tl_render_cairo::Format::Svg,
             OutputFormat::Svg => {
                 let mut svg = layout::render(&self.dot, &["svg"], self.layout_engine)?.remove(0);
                 for picture in self.pictures() {
@@ -162,7 +168,7 @@ impl Drawing {
         let outputs = layout::render(&self.dot, formats, self.layout_engine)?;
         let options = RenderOptions {
             dpi: self.dpi,
-            shading: None,
+            shading: self.cone.clone(),
             images: outputs
                 .get(1)
                 .map(|xdot| image_placements(xdot))
@@ -186,6 +192,11 @@ impl Drawing {
         let (target, format) = output_target(path.as_ref(), file_format)?;
         let rendered = self.render(format)?;
         write_atomically(&target, &rendered.bytes)?;
+        if let Some(census) = &self.census {
+            let mut sidecar = target.clone().into_os_string();
+            sidecar.push(".census.txt");
+            write_atomically(Path::new(&sidecar), census.as_bytes())?;
+        }
         Ok(Written {
             path: target,
             warnings: rendered.warnings,
@@ -260,7 +271,18 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
         encoding: options.encoding()?,
         show_module_paths: options.show_module_paths,
         show_grad_values: options.show_grad_values,
+        interventions: options.view.as_deref() == Some("interventions"),
     };
+    let edited = trace
+        .edits
+        .as_ref()
+        .is_some_and(|set| !set.edits.is_empty());
+    if options.show_cone && !edited {
+        return Err(DrawError::invalid(
+            "surgery_evidence_missing",
+            "show_cone=True shades what an edit could change and this trace has no recorded edit; draw an edited fork, or drop show_cone".to_owned(),
+        ));
+    }
     tl_style::encoding::check(trace, &visible, &style.encoding)
         .map_err(|error| DrawError::invalid(error.code(), error.to_string()))?;
     let backward = match options.graph {
@@ -302,13 +324,45 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
         views::restyle(trace, &kinds, &mut styled.nodes, hook);
     }
     place_pictures(&mut styled)?;
+    let cone = (options.show_cone && options.graph != GraphKind::Backward)
+        .then(|| cone_shading(trace, &visible, &styled, &theme));
     Ok(Drawing {
         dot: tl_dot_emit::emit(&styled),
+        census: style.interventions.then(|| tl_style::edits::census(trace)),
+        cone,
         styled,
         collapse_schedule,
         layout_engine: options.layout_engine,
         dpi: options.dpi,
     })
+}
+
+/// The nodes and arrows downstream of an edit, in translucent intervention colour.
+fn cone_shading(
+    trace: &Trace,
+    visible: &tl_collapse::VisibleGraph,
+    styled: &StyledGraph,
+    theme: &tl_style::Theme,
+) -> Shading {
+    let cone = tl_style::edits::cone(trace);
+    let id = |node: usize| styled.nodes[node].id.clone();
+    let drawn: std::collections::BTreeSet<usize> = cone
+        .iter()
+        .filter_map(|&op| visible.node_of_op[op])
+        .collect();
+    let nodes = drawn.into_iter().map(id).collect();
+    let edges = visible
+        .edges
+        .iter()
+        .filter(|edge| edge.pairs.iter().any(|(parent, _)| cone.contains(parent)))
+        .map(|edge| (id(edge.from), id(edge.to)))
+        .collect();
+    let color = theme.roles.intervention.trim_start_matches('#');
+    Shading {
+        color: format!("#{}55", &color[..color.len().min(6)]),
+        nodes,
+        edges,
+    }
 }
 
 /// The boxes, capsules and folds `collapse=` and `fold_repeats=` ask for; `None` keeps the

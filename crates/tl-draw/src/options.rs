@@ -589,12 +589,6 @@ impl DrawOptions {
                 ));
             }
         }
-        if self.show_cone {
-            return unsupported(
-                "show_cone=True".to_owned(),
-                "edit marks arrive with the edits issue",
-            );
-        }
         Ok(Theme::built_in(&self.theme)
             .expect("every theme parse_theme accepts is built in (tested)"))
     }
@@ -649,11 +643,12 @@ mod tests {
     #[test]
     fn options_not_drawn_yet_are_refused_not_ignored() {
         let error = DrawOptions::default()
-            .show_cone(true)
+            .rolled(true)
+            .collapse(Collapse::Auto)
             .check_supported()
             .unwrap_err();
         assert_eq!(error.code(), "option_not_supported_yet");
-        assert!(error.to_string().contains("show_cone"));
+        assert!(error.to_string().contains("rolled=True"));
         assert!(DrawOptions::default().check_supported().is_ok());
         assert!(DrawOptions::default()
             .collapse(Collapse::Auto)

@@ -209,10 +209,9 @@ pub(crate) fn resolve(trace: &Trace, options: &DrawOptions) -> Result<Resolved, 
                     "the 'interventions' view needs recorded edits and this trace has none; draw a forked, edited trace, or drop view=".to_owned(),
                 ));
             }
-            return Err(DrawError::NotYetSupported {
-                option: "view=\"interventions\"".to_owned(),
-                detail: "edit marks arrive with the edits issue",
-            });
+            caption.push("view: interventions -- what did the edits change?".to_owned());
+            caption.extend(tl_style::edits::interventions_caption(trace));
+            settings.set("show_legend", |o| o.show_legend(Some(true)));
         }
         other => unreachable!("view names are checked first ({other})"),
     }

@@ -130,7 +130,9 @@ fn options_not_drawn_yet_are_refused() {
             fixture("stack8").to_str().unwrap(),
             "-o",
             "x.svg",
-            "--show-cone",
+            "--rolled",
+            "--collapse",
+            "auto",
         ],
         dir.path(),
     );
@@ -333,4 +335,33 @@ fn colour_and_size_channels_from_the_command_line() {
         stderr(&output)
     );
     assert!(!dir.path().join("bad.svg").exists());
+}
+
+#[test]
+fn interventions_write_the_census_beside_the_image() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = fixture("edited");
+    let args = [
+        "draw",
+        trace.to_str().unwrap(),
+        "--view",
+        "interventions",
+        "-o",
+        "e.png",
+    ];
+    let output = tl_draw(&args, dir.path());
+    assert!(output.status.success(), "{}", stderr(&output));
+    let census = std::fs::read_to_string(dir.path().join("e.png.census.txt")).unwrap();
+    assert!(census.starts_with("interventions census of TwoLayer"));
+    let output = tl_draw(
+        &[
+            "draw",
+            trace.to_str().unwrap(),
+            "--show-cone",
+            "-o",
+            "cone.svg",
+        ],
+        dir.path(),
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
 }
