@@ -101,6 +101,28 @@ fn golden_pngs() {
             DrawOptions::default().view("transformer"),
         ),
     ];
+    let bundle = match tl_draw::Document::load(fixtures_dir().join("bundle.json")).unwrap() {
+        tl_draw::Document::Bundle(bundle) => bundle,
+        tl_draw::Document::Trace(_) => panic!("bundle.json is a bundle"),
+    };
+    let bundle_cases = [
+        ("bundle.diff", tl_draw::BundleOptions::default()),
+        (
+            "bundle.union_combined",
+            tl_draw::BundleOptions {
+                graph: tl_draw::BundleGraph::Union(GraphKind::Combined),
+                ..tl_draw::BundleOptions::default()
+            },
+        ),
+    ];
+    for (name, options) in bundle_cases {
+        let png = tl_draw::draw_bundle(&bundle, &DrawOptions::default().dpi(72.0), &options)
+            .unwrap()
+            .render(OutputFormat::Png)
+            .unwrap()
+            .bytes;
+        compare_with_golden(name, &png);
+    }
     for (name, options) in cases {
         let fixture = name.split('.').next().unwrap();
         let png = draw(&trace(fixture), &options.dpi(72.0))
@@ -108,22 +130,27 @@ fn golden_pngs() {
             .render(OutputFormat::Png)
             .unwrap()
             .bytes;
-        let path = repo_root()
-            .join("tests/golden/png")
-            .join(format!("{name}.png"));
-        if updating_golden() {
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(&path, &png).unwrap();
-            continue;
-        }
-        let expected = std::fs::read(&path).unwrap_or_else(|_| {
-            panic!(
-                "no golden PNG {}; run with TL_UPDATE_GOLDEN=1 and look at it",
-                path.display()
-            )
-        });
-        assert_close(name, &png, &expected);
+        compare_with_golden(name, &png);
     }
+}
+
+/// Compares a PNG with `tests/golden/png/<name>.png` (or rewrites it when updating).
+fn compare_with_golden(name: &str, png: &[u8]) {
+    let path = repo_root()
+        .join("tests/golden/png")
+        .join(format!("{name}.png"));
+    if updating_golden() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, png).unwrap();
+        return;
+    }
+    let expected = std::fs::read(&path).unwrap_or_else(|_| {
+        panic!(
+            "no golden PNG {}; run with TL_UPDATE_GOLDEN=1 and look at it",
+            path.display()
+        )
+    });
+    assert_close(name, png, &expected);
 }
 
 #[test]

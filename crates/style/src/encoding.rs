@@ -114,6 +114,13 @@ pub struct Encoding {
     pub size_by: Option<ValueSource>,
     /// `size_scale=` (only with `size_by`).
     pub size_scale: Option<SizeScale>,
+    /// Boxes, capsules and folds take the largest value of the operations they hold (a
+    /// bundle diff colours each box by its most changed operation); otherwise they stay
+    /// unencoded.
+    pub groups: bool,
+    /// The colour scale starts at zero (differences: zero means identical) instead of the
+    /// smallest drawn value.
+    pub from_zero: bool,
 }
 
 impl Encoding {
@@ -341,7 +348,7 @@ pub fn check(
             let negative = visible
                 .nodes
                 .iter()
-                .filter_map(|node| node_value(trace, &node.kind, source))
+                .filter_map(|node| node_value(trace, &node.kind, source, false))
                 .any(|v| v < 0.0);
             if negative {
                 return Err(EncodingError::NegativeForSqrt(source.name()));
@@ -372,13 +379,19 @@ fn layer_value(trace: &Trace, passes: &[usize], source: &ValueSource) -> LayerVa
 }
 
 /// The value a drawn node is encoded by: operations and rolled layers only.
-fn node_value(trace: &Trace, kind: &NodeKind, source: &ValueSource) -> Option<f64> {
+fn node_value(trace: &Trace, kind: &NodeKind, source: &ValueSource, groups: bool) -> Option<f64> {
     match kind {
         NodeKind::Op(op) => source.value(&trace.ops[*op]),
         NodeKind::Layer(passes) => match layer_value(trace, passes, source) {
             LayerValue::Value(v) => Some(v),
             _ => None,
         },
+        NodeKind::Stub(..) => None,
+        group if groups => group
+            .ops()
+            .iter()
+            .filter_map(|&op| source.value(&trace.ops[op]))
+            .reduce(f64::max),
         _ => None,
     }
 }
@@ -400,14 +413,17 @@ pub(crate) fn scale(
     visible: &VisibleGraph,
     source: &ValueSource,
     transform: fn(f64) -> f64,
+    groups: bool,
+    from_zero: bool,
 ) -> Option<Scaled> {
     let values: Vec<Option<f64>> = visible
         .nodes
         .iter()
-        .map(|node| node_value(trace, &node.kind, source))
+        .map(|node| node_value(trace, &node.kind, source, groups))
         .collect();
     let drawn = values.iter().flatten().copied();
     let low = drawn.clone().fold(f64::INFINITY, f64::min);
+    let low = if from_zero && low >= 0.0 { 0.0 } else { low };
     let high = drawn.fold(f64::NEG_INFINITY, f64::max);
     // Fewer than two distinct values (or none at all): nothing to scale.
     if low.partial_cmp(&high) != Some(std::cmp::Ordering::Less) {
@@ -527,10 +543,22 @@ pub(crate) fn apply(
     let dark_page =
         contrast::ratio(&theme.page, "#000000") < contrast::ratio(&theme.page, "#FFFFFF");
     if let Some(source) = &encoding.color_by {
-        let scaled = scale(trace, visible, source, |v| v);
+        let scaled = scale(
+            trace,
+            visible,
+            source,
+            |v| v,
+            encoding.groups,
+            encoding.from_zero,
+        );
         for (position, node) in nodes.iter_mut().enumerate() {
             let kind = &visible.nodes[position].kind;
-            if !matches!(kind, NodeKind::Op(_) | NodeKind::Layer(_)) {
+            let encodable = match kind {
+                NodeKind::Op(_) | NodeKind::Layer(_) => true,
+                NodeKind::Stub(..) => false,
+                _ => encoding.groups,
+            };
+            if !encodable {
                 continue;
             }
             // The fill belongs to the scale: no value, no fill; inputs and outputs keep
@@ -575,7 +603,7 @@ pub(crate) fn apply(
             SizeScale::Sqrt => |v| v.max(0.0).sqrt(),
             SizeScale::Linear => |v| v,
         };
-        match scale(trace, visible, source, transform) {
+        match scale(trace, visible, source, transform, false, false) {
             Some(scaled) => {
                 let typical = |axis: fn((f64, f64)) -> f64| {
                     median(

@@ -17,14 +17,22 @@ pub fn significant(value: f64, digits: i32) -> String {
     if value == 0.0 || !value.is_finite() {
         return format!("{value}");
     }
+    let trim = |text: String| {
+        if text.contains('.') {
+            text.trim_end_matches('0').trim_end_matches('.').to_owned()
+        } else {
+            text
+        }
+    };
+    // Very small and very large values read better in scientific notation: `1.11e-16`.
+    if value.abs() < 1e-3 || value.abs() >= 1e6 {
+        let text = format!("{value:.*e}", (digits - 1).max(0) as usize);
+        let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
+        return format!("{}e{exponent}", trim(mantissa.to_owned()));
+    }
     let magnitude = value.abs().log10().floor() as i32;
     let decimals = (digits - 1 - magnitude).max(0) as usize;
-    let text = format!("{value:.decimals$}");
-    if text.contains('.') {
-        text.trim_end_matches('0').trim_end_matches('.').to_owned()
-    } else {
-        text
-    }
+    trim(format!("{value:.decimals$}"))
 }
 
 /// A byte count in binary units: `128 B`, `4.0 KB`, `19.4 KB`, `12.2 MB`.
@@ -192,6 +200,8 @@ mod tests {
         assert_eq!(significant(1.4567, 3), "1.46");
         assert_eq!(significant(123.456, 4), "123.5");
         assert_eq!(significant(0.5, 4), "0.5");
+        assert_eq!(significant(1.1102230246251565e-16, 3), "1.11e-16");
+        assert_eq!(significant(0.000_098, 3), "9.8e-5");
     }
 
     #[test]

@@ -117,6 +117,19 @@ pub struct Written {
 }
 
 impl Drawing {
+    /// Adds caption lines under the header.
+    pub(crate) fn add_caption(&mut self, lines: &[String]) {
+        self.styled
+            .header
+            .extend(lines.iter().map(|line| tl_style::Row::plain(line.clone())));
+        self.reemit();
+    }
+
+    /// Emits the DOT again after the styled graph changed.
+    pub(crate) fn reemit(&mut self) {
+        self.dot = tl_dot_emit::emit(&self.styled);
+    }
+
     /// The laid-out geometry: the layout engine's `json` output (xdot operations).
     pub fn layout_json(&self) -> Result<String, DrawError> {
         Ok(layout::render(&self.dot, &["json"], self.layout_engine)?.remove(0))

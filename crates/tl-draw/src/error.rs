@@ -63,7 +63,8 @@ impl DrawError {
         }
     }
 
-    pub(crate) fn invalid(code: &'static str, message: String) -> DrawError {
+    /// An option error with its stable code and a message that says what to do.
+    pub fn invalid(code: &'static str, message: String) -> DrawError {
         DrawError::OptionInvalid { code, message }
     }
 }

@@ -12,12 +12,14 @@
 //! # Ok::<(), tl_draw::DrawError>(())
 //! ```
 
+mod bundle;
 mod draw;
 mod error;
 mod layout;
 pub mod options;
 mod views;
 
+pub use bundle::{draw_bundle, parse_on, BundleGraph, BundleOptions, METRICS};
 pub use draw::{draw, output_target, Drawing, OutputFormat, Written};
 pub use error::DrawError;
 pub use options::{BatchRender, Collapse, DrawOptions, GraphKind, LayoutEngine, NodeContext};
@@ -27,7 +29,10 @@ pub use tl_collapse::NodeKind;
 pub use tl_render_cairo::Rendered;
 pub use tl_style::encoding::ValueSource;
 pub use tl_style::{Direction, Fill, LabelField, NodeStyle, Row, Shape, StyledNode};
-pub use tl_trace_model::{Bundle, Document, OpKind, OpRecord, Trace, TraceError};
+pub use tl_trace_model::{
+    Bundle, BundleMember, DeltaOn, Document, OpKind, OpRecord, Trace, TraceError, BUNDLE_FORMAT,
+    FORMAT_VERSION,
+};
 
 use tl_style::format;
 

@@ -9,8 +9,9 @@ use tl_draw::options::{
     parse_view,
 };
 use tl_draw::{
-    draw, BatchRender, Collapse, Document, DrawError, DrawOptions, GraphKind, LayoutEngine, Trace,
-    TraceError, Written,
+    draw, draw_bundle, parse_on, BatchRender, Bundle, BundleGraph, BundleMember, BundleOptions,
+    Collapse, Document, DrawError, DrawOptions, GraphKind, LayoutEngine, Trace, TraceError,
+    Written,
 };
 
 /// From this many nodes on, layout takes about a second: progress goes to stderr.
@@ -47,8 +48,10 @@ enum Command {
 /// Every option of the user guide's `trace.draw()`, spelt as a flag.
 #[derive(Args)]
 struct DrawArgs {
-    /// The trace JSON file.
-    trace: PathBuf,
+    /// The trace JSON file; or a bundle file, or several traces of one model, for a bundle
+    /// drawing (`--graph diff` needs a bundle file, which carries the differences).
+    #[arg(required = true)]
+    traces: Vec<PathBuf>,
     /// Output path; the extension picks the format (pdf, png, svg, dot). Default: the
     /// trace's name with .pdf, in the current folder.
     #[arg(short, long)]
@@ -62,9 +65,19 @@ struct DrawArgs {
     /// A ready-made view: debug, speed, memory, compute, transformer, sequence, interventions.
     #[arg(long)]
     view: Option<String>,
-    /// Which graph: forward, backward or combined (default: forward).
+    /// Which graph: forward, backward or combined (default: forward); for bundles also
+    /// diff (the default for a bundle file).
     #[arg(long)]
     graph: Option<String>,
+    /// Bundles: the difference metric of --graph diff: relative_l2, cosine or pearson.
+    #[arg(long, default_value = "relative_l2")]
+    metric: String,
+    /// Bundles: compare outputs (out) or gradients (grad).
+    #[arg(long, default_value = "out")]
+    on: String,
+    /// Bundles: only these members, comma separated.
+    #[arg(long, value_delimiter = ',')]
+    members: Option<Vec<String>>,
     /// Module levels drawn open; deeper modules become one 3-D box each (0: never box;
     /// default: all open).
     #[arg(long)]
@@ -147,7 +160,7 @@ impl DrawArgs {
         let mut options = DrawOptions::default()
             .max_nodes(self.max_nodes)
             .force(self.force);
-        if let Some(graph) = &self.graph {
+        if let Some(graph) = self.graph.as_deref().filter(|g| *g != "diff") {
             options = options.graph(GraphKind::parse(graph)?);
         }
         if let Some(depth) = self.depth {
@@ -233,12 +246,37 @@ impl DrawArgs {
 
     fn run(&self) -> Result<Written, DrawError> {
         let options = self.options()?;
-        let trace = Trace::load(&self.trace)?;
+        let first = &self.traces[0];
         let output = self.output.clone().unwrap_or_else(|| {
-            let stem = self.trace.file_stem().unwrap_or_default();
+            let stem = first.file_stem().unwrap_or_default();
             Path::new(stem).with_extension("pdf")
         });
-        let drawing = draw(&trace, &options)?;
+        let drawing = match self.document()? {
+            Document::Trace(trace) => {
+                if self.graph.as_deref() == Some("diff") {
+                    return Err(DrawError::invalid(
+                        "bundle_graph_invalid",
+                        "graph=\"diff\" compares the members of a bundle: pass a bundle file (tl_export.export_bundle)".to_owned(),
+                    ));
+                }
+                draw(&trace, &options)?
+            }
+            Document::Bundle(bundle) => {
+                // Several traces carry no differences: their union is what they can draw.
+                let graph = match self.graph.as_deref() {
+                    Some(graph) => BundleGraph::parse(graph)?,
+                    None if bundle.deltas.is_empty() => BundleGraph::Union(GraphKind::Forward),
+                    None => BundleGraph::Diff,
+                };
+                let bundle_options = BundleOptions {
+                    graph,
+                    metric: self.metric.clone(),
+                    on: parse_on(&self.on)?,
+                    members: self.members.clone(),
+                };
+                draw_bundle(&bundle, &options, &bundle_options)?
+            }
+        };
         // Layouts of this size take a second or more: say what is happening.
         if drawing.styled.nodes.len() > PROGRESS_NODES {
             eprintln!(
@@ -247,6 +285,35 @@ impl DrawArgs {
             );
         }
         drawing.write(&output, options.file_format.as_deref())
+    }
+
+    /// One file: a trace or a bundle. Several: traces of one model, as a bundle without
+    /// differences, named after their files (the first is the baseline).
+    fn document(&self) -> Result<Document, DrawError> {
+        if let [only] = self.traces.as_slice() {
+            return Ok(Document::load(only)?);
+        }
+        let mut members: Vec<BundleMember> = Vec::new();
+        for path in &self.traces {
+            let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+            let mut name = stem.to_string();
+            let mut copy = 2;
+            while members.iter().any(|m| m.name == name) {
+                name = format!("{stem}_{copy}");
+                copy += 1;
+            }
+            members.push(BundleMember {
+                name,
+                trace: Trace::load(path)?,
+            });
+        }
+        Ok(Document::Bundle(Bundle {
+            format: tl_draw::BUNDLE_FORMAT.to_owned(),
+            version: tl_draw::FORMAT_VERSION,
+            baseline: members[0].name.clone(),
+            members,
+            deltas: Vec::new(),
+        }))
     }
 }
 

@@ -313,6 +313,9 @@ pub struct DrawOptions {
     pub node_spec: Option<NodeSpecFn>,
     /// Options set through the setters: a view's bundled settings never override these.
     explicit: BTreeSet<&'static str>,
+    /// A difference scale (bundle diffs): boxes take the largest value of what they hold,
+    /// and the colours start at zero.
+    pub(crate) difference_scale: bool,
 }
 
 /// The default ceiling on drawn nodes before layout.
@@ -351,6 +354,7 @@ impl Default for DrawOptions {
             force: false,
             node_spec: None,
             explicit: BTreeSet::new(),
+            difference_scale: false,
         }
     }
 }
@@ -515,6 +519,8 @@ impl DrawOptions {
             other => Ok(other.clone()),
         };
         Ok(Encoding {
+            groups: self.difference_scale,
+            from_zero: self.difference_scale,
             color_by: resolve(&self.color_by, Channel::Color).map_err(encoding_error)?,
             size_by: resolve(&self.size_by, Channel::Size).map_err(encoding_error)?,
             size_scale: self

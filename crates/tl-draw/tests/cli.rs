@@ -365,3 +365,36 @@ fn interventions_write_the_census_beside_the_image() {
     );
     assert!(output.status.success(), "{}", stderr(&output));
 }
+
+#[test]
+fn bundles_and_several_traces_draw_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let bundle = fixture("bundle");
+    let output = tl_draw(
+        &["draw", bundle.to_str().unwrap(), "-o", "diff.dot"],
+        dir.path(),
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let dot = std::fs::read_to_string(dir.path().join("diff.dot")).unwrap();
+    assert!(
+        dot.contains("relative_l2 on out: 0 ... 0.4457"),
+        "a bundle file draws its diff"
+    );
+    let (a, b) = (fixture("backward"), fixture("backward_twice"));
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let output = tl_draw(&["draw", a, b, "-o", "union.dot"], dir.path());
+    assert!(output.status.success(), "{}", stderr(&output));
+    let dot = std::fs::read_to_string(dir.path().join("union.dot")).unwrap();
+    assert!(
+        dot.contains("[backward, backward_twice]"),
+        "several traces draw their union"
+    );
+    let output = tl_draw(
+        &["draw", a, b, "--graph", "diff", "-o", "x.dot"],
+        dir.path(),
+    );
+    assert!(stderr(&output).contains("error[bundle_deltas_missing]"));
+    let output = tl_draw(&["draw", a, "--graph", "diff", "-o", "x.dot"], dir.path());
+    assert!(stderr(&output).contains("error[bundle_graph_invalid]"));
+    assert!(!dir.path().join("x.dot").exists());
+}

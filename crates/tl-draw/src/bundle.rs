@@ -1,0 +1,306 @@
+//! Bundle drawings (drawing-spec 7): `graph="diff"` draws the model once with each
+//! operation coloured by how much its output (or gradient) changed between the members,
+//! from the differences the bundle file carries; `graph="forward" | "backward" |
+//! "combined"` draw the members' union graph with each node listing the members that ran
+//! it. Same path and format rules as a trace's drawing.
+
+use std::collections::{BTreeSet, HashMap};
+
+use tl_style::encoding::ValueSource;
+use tl_style::Row;
+use tl_trace_model::{Bundle, BundleMember, DeltaOn, Trace};
+
+use crate::draw::{draw, Drawing};
+use crate::error::DrawError;
+use crate::options::{DrawOptions, GraphKind};
+
+/// The comparison metrics a bundle file carries (the adapter exports all three).
+pub const METRICS: [&str; 3] = ["relative_l2", "cosine", "pearson"];
+
+/// Which bundle drawing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BundleGraph {
+    /// The model once, coloured by the per-op difference between members.
+    #[default]
+    Diff,
+    /// The members' union graph of this pass.
+    Union(GraphKind),
+}
+
+impl BundleGraph {
+    /// Parses `diff`, `forward`, `backward` or `combined`.
+    pub fn parse(text: &str) -> Result<BundleGraph, DrawError> {
+        match text {
+            "diff" => Ok(BundleGraph::Diff),
+            other => GraphKind::parse(other).map(BundleGraph::Union).map_err(|_| {
+                DrawError::invalid(
+                    "visualization_graph_invalid",
+                    format!(
+                        "a bundle's graph must be one of 'diff', 'forward', 'backward', or 'combined'; received {text:?}"
+                    ),
+                )
+            }),
+        }
+    }
+}
+
+/// What a bundle drawing compares.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BundleOptions {
+    /// Which drawing.
+    pub graph: BundleGraph,
+    /// `relative_l2` (default), `cosine` or `pearson`.
+    pub metric: String,
+    /// Compare outputs (default) or gradients.
+    pub on: DeltaOn,
+    /// Restrict the comparison (or the union) to these members; `None`: all of them.
+    pub members: Option<Vec<String>>,
+}
+
+impl Default for BundleOptions {
+    fn default() -> Self {
+        BundleOptions {
+            graph: BundleGraph::Diff,
+            metric: "relative_l2".to_owned(),
+            on: DeltaOn::Out,
+            members: None,
+        }
+    }
+}
+
+/// Parses `out` or `grad`.
+pub fn parse_on(text: &str) -> Result<DeltaOn, DrawError> {
+    match text {
+        "out" => Ok(DeltaOn::Out),
+        "grad" => Ok(DeltaOn::Grad),
+        _ => Err(DrawError::invalid(
+            "bundle_on_invalid",
+            format!("on must be 'out' or 'grad'; received {text:?}"),
+        )),
+    }
+}
+
+fn on_name(on: DeltaOn) -> &'static str {
+    match on {
+        DeltaOn::Out => "out",
+        DeltaOn::Grad => "grad",
+    }
+}
+
+/// The members drawn: `members=` (checked) or all, in bundle order.
+fn chosen<'b>(
+    bundle: &'b Bundle,
+    options: &BundleOptions,
+) -> Result<Vec<&'b BundleMember>, DrawError> {
+    let Some(names) = &options.members else {
+        return Ok(bundle.members.iter().collect());
+    };
+    let known: Vec<&str> = bundle.members.iter().map(|m| m.name.as_str()).collect();
+    if let Some(unknown) = names.iter().find(|n| !known.contains(&n.as_str())) {
+        return Err(DrawError::invalid(
+            "bundle_member_unknown",
+            format!(
+                "member {unknown:?} is not in this bundle; its members are {}",
+                known.join(", ")
+            ),
+        ));
+    }
+    Ok(bundle
+        .members
+        .iter()
+        .filter(|m| names.contains(&m.name))
+        .collect())
+}
+
+/// Draws `bundle` as `bundle_options` say, with the drawing options of a trace (`depth=`,
+/// `collapse=`, `theme=`, ...).
+pub fn draw_bundle(
+    bundle: &Bundle,
+    options: &DrawOptions,
+    bundle_options: &BundleOptions,
+) -> Result<Drawing, DrawError> {
+    let members = chosen(bundle, bundle_options)?;
+    match bundle_options.graph {
+        BundleGraph::Diff => draw_diff(bundle, &members, options, bundle_options),
+        BundleGraph::Union(graph) => draw_union(&members, options, graph),
+    }
+}
+
+/// `graph="diff"`: the compared member's own graph (folded as `options` say), each op
+/// coloured by its largest difference from the baseline over the compared members, each
+/// box by its most changed op.
+fn draw_diff(
+    bundle: &Bundle,
+    members: &[&BundleMember],
+    options: &DrawOptions,
+    bundle_options: &BundleOptions,
+) -> Result<Drawing, DrawError> {
+    if bundle.deltas.is_empty() {
+        return Err(DrawError::invalid(
+            "bundle_deltas_missing",
+            "graph=\"diff\" needs the per-op differences a bundle file carries; export the traces together with tl_export.export_bundle, or draw their union (graph=\"forward\")".to_owned(),
+        ));
+    }
+    let metric = bundle_options.metric.as_str();
+    if !METRICS.contains(&metric) {
+        return Err(DrawError::invalid(
+            "metric_name_invalid",
+            format!(
+                "Intervention metric '{metric}' is unknown; use one of {}",
+                METRICS.join(", ")
+            ),
+        ));
+    }
+    if options.color_by.is_some() || options.view.is_some() {
+        return Err(DrawError::invalid(
+            "bundle_option_invalid",
+            "graph=\"diff\" colours every node by its difference: drop color_by= and view="
+                .to_owned(),
+        ));
+    }
+    let compared: Vec<&BundleMember> = members
+        .iter()
+        .copied()
+        .filter(|m| m.name != bundle.baseline)
+        .collect();
+    let Some(drawn) = compared.first() else {
+        return Err(DrawError::invalid(
+            "bundle_member_unknown",
+            format!(
+                "graph=\"diff\" compares members with the baseline {:?}; name at least one other member",
+                bundle.baseline
+            ),
+        ));
+    };
+    let on = bundle_options.on;
+    let mut values: HashMap<String, f64> = HashMap::new();
+    for member in &compared {
+        let table = bundle
+            .deltas
+            .iter()
+            .find(|d| d.member == member.name && d.metric == metric && d.on == on)
+            .ok_or_else(|| {
+                DrawError::invalid(
+                    "bundle_metric_unavailable",
+                    format!(
+                        "this bundle carries no {metric} on {} for member {:?} (nothing to compare was saved); re-export it with tl_export.export_bundle from traces that saved {}",
+                        on_name(on),
+                        member.name,
+                        if on == DeltaOn::Grad { "gradients" } else { "outputs" }
+                    ),
+                )
+            })?;
+        for (label, &value) in &table.values {
+            let entry = values.entry(label.clone()).or_insert(value);
+            *entry = entry.max(value);
+        }
+    }
+    let name = format!("{metric} on {}", on_name(on));
+    let source = ValueSource::custom(&name, move |op| values.get(&op.label).copied());
+    let mut diff_options = options.clone().color_by_source(source);
+    diff_options.difference_scale = true;
+    let mut drawing = draw(&drawn.trace, &diff_options)?;
+    let names: Vec<&str> = compared.iter().map(|m| m.name.as_str()).collect();
+    drawing.add_caption(&[
+        format!(
+            "diff: {} against the baseline {}",
+            names.join(", "),
+            bundle.baseline
+        ),
+        format!(
+            "colour: {name}, 0 = identical{}",
+            if names.len() > 1 {
+                "; the largest over the members"
+            } else {
+                ""
+            }
+        ),
+    ]);
+    Ok(drawing)
+}
+
+/// `graph="forward" | "backward" | "combined"` over several members: the first member's
+/// graph, each node listing the members that ran it (dashed when not all of them did).
+fn draw_union(
+    members: &[&BundleMember],
+    options: &DrawOptions,
+    graph: GraphKind,
+) -> Result<Drawing, DrawError> {
+    let first = members.first().ok_or_else(|| {
+        DrawError::invalid(
+            "bundle_member_unknown",
+            "name at least one member".to_owned(),
+        )
+    })?;
+    let names: Vec<String> = members.iter().map(|m| m.name.clone()).collect();
+    let ran = |labels: Vec<BTreeSet<String>>| -> HashMap<String, Vec<String>> {
+        let mut by_label: HashMap<String, Vec<String>> = HashMap::new();
+        for (member, set) in names.iter().zip(labels) {
+            for label in set {
+                by_label.entry(label).or_default().push(member.clone());
+            }
+        }
+        by_label
+    };
+    let op_members = ran(members.iter().map(|m| op_labels(&m.trace)).collect());
+    let step_members = ran(members.iter().map(|m| step_labels(&m.trace)).collect());
+    let count = names.len();
+    let mark = move |node: &mut tl_style::StyledNode, ran_by: Option<&Vec<String>>| {
+        let ran_by: &[String] = ran_by.map_or(&[], Vec::as_slice);
+        node.rows
+            .push(Row::plain(format!("[{}]", ran_by.join(", "))));
+        node.dashed |= ran_by.len() < count;
+    };
+    let forward_members = op_members.clone();
+    let union_options = options
+        .clone()
+        .graph(graph)
+        .node_spec_fn(move |context, node| {
+            if let (tl_collapse::NodeKind::Op(_), Some(op)) = (context.kind, context.op) {
+                mark(node, forward_members.get(&op.label));
+            }
+        });
+    let mut drawing = draw(&first.trace, &union_options)?;
+    // Backward steps carry no op record: mark them by their id (`bwd:<label>[:<pass>]`).
+    let mut marked = false;
+    for node in &mut drawing.styled.nodes {
+        if let Some(rest) = node.id.strip_prefix("bwd:") {
+            let label = rest.split(':').next().unwrap_or(rest);
+            mark(node, step_members.get(label));
+            marked = true;
+        }
+    }
+    let drawn_ops = op_labels(&first.trace);
+    let elsewhere = op_members
+        .keys()
+        .filter(|label| !drawn_ops.contains(*label))
+        .count();
+    let mut caption = vec![format!(
+        "union of {}: [..] lists the members that ran a node; dashed: not all of them",
+        names.join(", ")
+    )];
+    if elsewhere > 0 {
+        caption.push(format!(
+            "{elsewhere} ops ran only in other members and are not drawn (drawn: {})",
+            first.name
+        ));
+    }
+    drawing.add_caption(&caption);
+    if marked {
+        drawing.reemit();
+    }
+    Ok(drawing)
+}
+
+fn op_labels(trace: &Trace) -> BTreeSet<String> {
+    trace.ops.iter().map(|op| op.label.clone()).collect()
+}
+
+fn step_labels(trace: &Trace) -> BTreeSet<String> {
+    trace
+        .backward
+        .iter()
+        .flat_map(|b| &b.grad_fns)
+        .map(|g| g.label.clone())
+        .collect()
+}
