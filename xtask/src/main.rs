@@ -13,8 +13,10 @@
 //!   to `target/synthetic`.
 //! * `bench`: time the release program against the budgets of `docs/performance.md`.
 //! * `bench-compare`: time TorchLens 2.36.1's `draw` and tl-draw on the same models.
+//! * `figures`: redraw every figure of `docs/guides/drawing.md` (SVG and PNG).
 
 mod bench;
+mod figures;
 
 use std::env;
 use std::ffi::OsStr;
@@ -54,8 +56,9 @@ fn main() -> ExitCode {
         Some("bench") => bench::bench(),
         Some("bench-compare") => setup().and_then(|python| bench::compare(&python)),
         Some("time-draws") => bench::time_draws(&args[1..]),
+        Some("figures") => figures::figures(),
         _ => Err(format!(
-            "unknown task {:?}; tasks: setup [--system], test, fixtures [NAME ...], canonicalize FILE ..., theme-check, synth, bench, bench-compare",
+            "unknown task {:?}; tasks: setup [--system], test, fixtures [NAME ...], canonicalize FILE ..., theme-check, synth, bench, bench-compare, figures",
             args.first().map(String::as_str).unwrap_or("")
         )),
     };

@@ -173,10 +173,47 @@ pub fn render(
             let context = Context::new(&surface)?;
             paint_all(&context, &layout, frame, (width, height), options);
             drop(context);
-            finish_stream(surface.finish_output_stream())?
+            renumber_surfaces(finish_stream(surface.finish_output_stream())?)
         }
     };
     Ok(Rendered { bytes, warnings })
+}
+
+/// Cairo numbers SVG surfaces with a counter that lives as long as the process
+/// (`id="surface1925"`); numbering them from 1 in order of appearance makes the same
+/// drawing give the same bytes however many were painted before it.
+fn renumber_surfaces(svg: Vec<u8>) -> Vec<u8> {
+    const PREFIX: &[u8] = b"surface";
+    let mut seen: Vec<Vec<u8>> = Vec::new();
+    let mut out = Vec::with_capacity(svg.len());
+    let mut i = 0;
+    while i < svg.len() {
+        if svg[i..].starts_with(PREFIX) {
+            let start = i + PREFIX.len();
+            let end = start
+                + svg[start..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_digit())
+                    .count();
+            if end > start {
+                let number = svg[start..end].to_vec();
+                let position = match seen.iter().position(|n| *n == number) {
+                    Some(p) => p,
+                    None => {
+                        seen.push(number);
+                        seen.len() - 1
+                    }
+                };
+                out.extend_from_slice(PREFIX);
+                out.extend_from_slice((position + 1).to_string().as_bytes());
+                i = end;
+                continue;
+            }
+        }
+        out.push(svg[i]);
+        i += 1;
+    }
+    out
 }
 
 fn finish_stream(

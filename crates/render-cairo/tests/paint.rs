@@ -252,3 +252,24 @@ fn text_fits_the_width_the_layout_measured() {
     }
     assert_eq!(checked, 2, "both rows measured");
 }
+
+#[test]
+fn svg_output_is_the_same_however_many_drawings_came_before() {
+    let json = layout_json("digraph { a -> b }");
+    let first = render(&json, Format::Svg, &RenderOptions::default())
+        .unwrap()
+        .bytes;
+    for _ in 0..3 {
+        render(&json, Format::Pdf, &RenderOptions::default()).unwrap();
+    }
+    let later = render(&json, Format::Svg, &RenderOptions::default())
+        .unwrap()
+        .bytes;
+    assert_eq!(
+        first, later,
+        "cairo's process-wide surface counter is renumbered"
+    );
+    assert!(String::from_utf8(later)
+        .unwrap()
+        .contains("id=\"surface1\""));
+}

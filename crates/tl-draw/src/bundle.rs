@@ -270,18 +270,26 @@ fn draw_union(
             marked = true;
         }
     }
-    let drawn_ops = op_labels(&first.trace);
-    let elsewhere = op_members
-        .keys()
-        .filter(|label| !drawn_ops.contains(*label))
-        .count();
+    let missing = |members: &HashMap<String, Vec<String>>, drawn: BTreeSet<String>| {
+        members
+            .keys()
+            .filter(|label| !drawn.contains(*label))
+            .count()
+    };
+    let missing_ops = missing(&op_members, op_labels(&first.trace));
+    let missing_steps = missing(&step_members, step_labels(&first.trace));
+    let (elsewhere, what) = match graph {
+        GraphKind::Forward => (missing_ops, "ops"),
+        GraphKind::Backward => (missing_steps, "autograd steps"),
+        GraphKind::Combined => (missing_ops + missing_steps, "ops and autograd steps"),
+    };
     let mut caption = vec![format!(
         "union of {}: [..] lists the members that ran a node; dashed: not all of them",
         names.join(", ")
     )];
     if elsewhere > 0 {
         caption.push(format!(
-            "{elsewhere} ops ran only in other members and are not drawn (drawn: {})",
+            "{elsewhere} {what} ran only in other members and are not drawn (drawn: {})",
             first.name
         ));
     }

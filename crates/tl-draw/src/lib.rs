@@ -13,6 +13,8 @@
 //! ```
 
 mod bundle;
+#[cfg(feature = "cli")]
+pub mod cli;
 mod draw;
 mod error;
 mod layout;
@@ -35,6 +37,12 @@ pub use tl_trace_model::{
 };
 
 use tl_style::format;
+
+/// The Rust calls of the drawing guide (`docs/guides/drawing.md`), compiled by
+/// `cargo test --doc` so that the guide cannot drift from the API.
+#[doc = include_str!("../../../docs/guides/drawing.md")]
+#[cfg(doctest)]
+pub struct DrawingGuide;
 
 /// The whole-network facts a drawing's header states, as one line:
 /// `ConvNet: 12 operations (19.4 KB of outputs), 1.61K parameters, all trainable`.
