@@ -5,6 +5,10 @@
 //! A figure is declared in the guide by a comment line
 //! `<!-- figure NAME: ARGS -->` (ARGS as typed after `tl-draw draw`, paths from the
 //! repository root), optionally followed by checks: `<!-- figure NAME: ARGS | nodes=44 -->`.
+//! The task writes what follows each declaration, up to `<!-- /figure -->`: the image, the
+//! command line and the same call in Rust; and, between `<!-- rust calls -->` and
+//! `<!-- /rust calls -->`, every figure's Rust call in one block that `cargo test --doc`
+//! compiles. So the command, the Rust call and the picture come from one line.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -94,10 +98,198 @@ pub fn draw(figure: &Figure, output: &Path, extra: &[&str]) -> Result<()> {
     }
 }
 
+/// A value of a flag as Rust (`Collapse::Level(0.25)`).
+fn rust_value(flag: &str, value: &str) -> Result<String> {
+    let variant = |pairs: &[(&str, &str)]| {
+        pairs
+            .iter()
+            .find(|(text, _)| *text == value)
+            .map(|(_, rust)| (*rust).to_owned())
+            .ok_or_else(|| format!("--{flag} {value}: no Rust spelling known to xtask figures"))
+    };
+    Ok(match flag {
+        "depth" => value.to_owned(),
+        "collapse" => match value {
+            "auto" => "Collapse::Auto".to_owned(),
+            "max" => "Collapse::Max".to_owned(),
+            "none" => "Collapse::None".to_owned(),
+            level => format!("Collapse::Level({level})"),
+        },
+        "direction" => variant(&[
+            ("bottomup", "Direction::BottomUp"),
+            ("topdown", "Direction::TopDown"),
+            ("leftright", "Direction::LeftRight"),
+            ("rightleft", "Direction::RightLeft"),
+        ])?,
+        "node-style" => variant(&[
+            ("default", "NodeStyle::Default"),
+            ("profiling", "NodeStyle::Profiling"),
+        ])?,
+        "show-buffers" => variant(&[
+            ("never", "BufferVisibility::Never"),
+            ("meaningful", "BufferVisibility::Meaningful"),
+            ("always", "BufferVisibility::Always"),
+        ])?,
+        "graph" => variant(&[
+            ("forward", "GraphKind::Forward"),
+            ("backward", "GraphKind::Backward"),
+            ("combined", "GraphKind::Combined"),
+        ])?,
+        "show-legend" => format!("Some({value})"),
+        "node-label-fields" => {
+            let fields: Vec<String> = value
+                .split(',')
+                .map(|field| {
+                    let mut chars = field.chars();
+                    let first = chars
+                        .next()
+                        .map(|c| c.to_ascii_uppercase())
+                        .unwrap_or_default();
+                    format!("LabelField::{first}{}", chars.as_str())
+                })
+                .collect();
+            format!("vec![{}]", fields.join(", "))
+        }
+        "theme" | "view" | "module" | "color-by" | "size-by" | "size-scale" => format!("{value:?}"),
+        other => {
+            return Err(format!(
+                "--{other}: no Rust spelling known to xtask figures"
+            ))
+        }
+    })
+}
+
+/// Flags without a value.
+const SWITCHES: [&str; 6] = [
+    "rolled",
+    "show-cone",
+    "show-edge-shapes",
+    "show-saved-for-backward",
+    "show-module-paths",
+    "show-grad-values",
+];
+
+/// The Rust call that draws `figure` (what its command line does).
+pub fn rust_call(figure: &Figure) -> Result<String> {
+    let root = repo_root();
+    let mut files = Vec::new();
+    let mut options = String::from("DrawOptions::default()");
+    let mut bundle_graph = None;
+    let mut tokens = figure.args.iter();
+    while let Some(token) = tokens.next() {
+        let Some(flag) = token.strip_prefix("--") else {
+            files.push(token.as_str());
+            continue;
+        };
+        if SWITCHES.contains(&flag) {
+            options.push_str(&format!(".{}(true)", flag.replace('-', "_")));
+            continue;
+        }
+        let value = tokens
+            .next()
+            .ok_or_else(|| format!("--{flag} needs a value"))?;
+        if flag == "graph" && files.len() > 1 {
+            bundle_graph = Some(rust_value(flag, value)?);
+            continue;
+        }
+        options.push_str(&format!(
+            ".{}({})",
+            flag.replace('-', "_"),
+            rust_value(flag, value)?
+        ));
+    }
+    let output = format!("{}.svg", figure.name);
+    let call = match files.as_slice() {
+        [file] => {
+            let text =
+                std::fs::read_to_string(root.join(file)).map_err(|e| format!("{file}: {e}"))?;
+            if tl_trace_model::format_of(&text).as_deref() == Some(tl_trace_model::BUNDLE_FORMAT) {
+                format!(
+                    "draw_bundle(&Bundle::load({file:?})?, &{options}, &BundleOptions::default())"
+                )
+            } else {
+                format!("draw(&Trace::load({file:?})?, &{options})")
+            }
+        }
+        many => {
+            let members: Vec<String> = many
+                .iter()
+                .map(|file| {
+                    let stem = Path::new(file)
+                        .file_stem()
+                        .unwrap_or_default()
+                        .to_string_lossy();
+                    format!("({stem:?}.to_owned(), Trace::load({file:?})?)")
+                })
+                .collect();
+            let graph = bundle_graph.unwrap_or_else(|| "GraphKind::Forward".to_owned());
+            format!(
+                "draw_bundle(&union_bundle(vec![{}]), &{options}, &BundleOptions {{ graph: BundleGraph::Union({graph}), ..BundleOptions::default() }})",
+                members.join(", ")
+            )
+        }
+    };
+    Ok(format!("{call}?.write({output:?}, None)?;"))
+}
+
+/// What the task writes after a figure's declaration.
+fn figure_block(figure: &Figure) -> Result<String> {
+    Ok(format!(
+        "![{name}](figures/{name}.svg)\n\n```sh\ntl-draw draw {args}\n```\n\n```rust,ignore\n{rust}\n```\n",
+        name = figure.name,
+        args = figure.args.join(" "),
+        rust = rust_call(figure)?
+    ))
+}
+
+/// The guide with every generated part rewritten from the declarations.
+pub fn regenerate(guide: &str) -> Result<String> {
+    let figures = parse(guide)?;
+    let mut out = String::with_capacity(guide.len());
+    let mut lines = guide.lines();
+    let mut figure_index = 0;
+    while let Some(line) = lines.next() {
+        out.push_str(line);
+        out.push('\n');
+        if line.trim().starts_with("<!-- figure ") {
+            out.push_str(&figure_block(&figures[figure_index])?);
+            figure_index += 1;
+            skip_to(&mut lines, "<!-- /figure -->")?;
+            out.push_str("<!-- /figure -->\n");
+        } else if line.trim() == "<!-- rust calls -->" {
+            out.push_str(
+                "```rust,no_run\nuse tl_draw::*;\n\nfn main() -> Result<(), DrawError> {\n",
+            );
+            for figure in &figures {
+                out.push_str(&format!(
+                    "    // {}\n    {}\n",
+                    figure.name,
+                    rust_call(figure)?
+                ));
+            }
+            out.push_str("    Ok(())\n}\n```\n");
+            skip_to(&mut lines, "<!-- /rust calls -->")?;
+            out.push_str("<!-- /rust calls -->\n");
+        }
+    }
+    Ok(out)
+}
+
+/// Skips generated lines up to and including `end`.
+fn skip_to<'a>(lines: &mut impl Iterator<Item = &'a str>, end: &str) -> Result<()> {
+    lines
+        .find(|line| line.trim() == end)
+        .map(|_| ())
+        .ok_or_else(|| format!("{GUIDE}: missing `{end}`"))
+}
+
 /// `cargo xtask figures`.
 pub fn figures() -> Result<()> {
     let root = repo_root();
     let guide = std::fs::read_to_string(root.join(GUIDE)).map_err(|e| format!("{GUIDE}: {e}"))?;
+    let guide = regenerate(&guide)?;
+    tl_trace_model::write_atomically(&root.join(GUIDE), guide.as_bytes())
+        .map_err(|e| format!("{GUIDE}: {e}"))?;
     let figures = parse(&guide)?;
     let folder = root.join(FIGURES);
     std::fs::create_dir_all(&folder).map_err(|e| e.to_string())?;
@@ -156,8 +348,26 @@ mod tests {
     /// gives the committed bytes: deterministic output), and the node counts the page
     /// states hold.
     #[test]
+    fn figure_calls_read_the_same_in_rust() {
+        let figure = |args: &str| Figure {
+            name: "x".into(),
+            args: args.split_whitespace().map(str::to_owned).collect(),
+            nodes: None,
+        };
+        assert_eq!(
+            rust_call(&figure("fixtures/stack8.json --collapse 0.5 --rolled")).unwrap(),
+            "draw(&Trace::load(\"fixtures/stack8.json\")?, &DrawOptions::default().collapse(Collapse::Level(0.5)).rolled(true))?.write(\"x.svg\", None)?;"
+        );
+        assert!(rust_call(&figure("fixtures/convnet.json --unknown 1")).is_err());
+    }
+
+    #[test]
     fn every_figure_is_current_and_its_numbers_hold() {
         let guide = guide();
+        assert!(
+            regenerate(&guide).unwrap() == guide,
+            "{GUIDE}: the generated parts are stale; run `cargo xtask figures`"
+        );
         let figures = parse(&guide).unwrap();
         assert!(figures.len() >= 30, "the guide has a figure per option");
         let scratch = tempfile::tempdir().unwrap();

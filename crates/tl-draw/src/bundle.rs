@@ -112,6 +112,28 @@ fn chosen<'b>(
         .collect())
 }
 
+/// Several traces of one model as a bundle without differences (union drawings only), the
+/// first the baseline; repeated names get `_2`, `_3`, ...
+pub fn union_bundle(traces: Vec<(String, Trace)>) -> Bundle {
+    let mut members: Vec<BundleMember> = Vec::new();
+    for (stem, trace) in traces {
+        let mut name = stem.clone();
+        let mut copy = 2;
+        while members.iter().any(|m| m.name == name) {
+            name = format!("{stem}_{copy}");
+            copy += 1;
+        }
+        members.push(BundleMember { name, trace });
+    }
+    Bundle {
+        format: tl_trace_model::BUNDLE_FORMAT.to_owned(),
+        version: tl_trace_model::FORMAT_VERSION,
+        baseline: members.first().map(|m| m.name.clone()).unwrap_or_default(),
+        members,
+        deltas: Vec::new(),
+    }
+}
+
 /// Draws `bundle` as `bundle_options` say, with the drawing options of a trace (`depth=`,
 /// `collapse=`, `theme=`, ...).
 pub fn draw_bundle(

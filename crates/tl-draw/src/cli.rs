@@ -10,9 +10,8 @@ use crate::options::{
     parse_view,
 };
 use crate::{
-    draw, draw_bundle, parse_on, BatchRender, Bundle, BundleGraph, BundleMember, BundleOptions,
-    Collapse, Document, DrawError, DrawOptions, GraphKind, LayoutEngine, Trace, TraceError,
-    Written,
+    draw, draw_bundle, parse_on, union_bundle, BatchRender, BundleGraph, BundleOptions, Collapse,
+    Document, DrawError, DrawOptions, GraphKind, LayoutEngine, Trace, TraceError, Written,
 };
 use clap::{Args, Parser, Subcommand};
 
@@ -295,27 +294,20 @@ impl DrawArgs {
         if let [only] = self.traces.as_slice() {
             return Ok(Document::load(only)?);
         }
-        let mut members: Vec<BundleMember> = Vec::new();
-        for path in &self.traces {
-            let stem = path.file_stem().unwrap_or_default().to_string_lossy();
-            let mut name = stem.to_string();
-            let mut copy = 2;
-            while members.iter().any(|m| m.name == name) {
-                name = format!("{stem}_{copy}");
-                copy += 1;
-            }
-            members.push(BundleMember {
-                name,
-                trace: Trace::load(path)?,
-            });
-        }
-        Ok(Document::Bundle(Bundle {
-            format: crate::BUNDLE_FORMAT.to_owned(),
-            version: crate::FORMAT_VERSION,
-            baseline: members[0].name.clone(),
-            members,
-            deltas: Vec::new(),
-        }))
+        let traces = self
+            .traces
+            .iter()
+            .map(|path| {
+                Ok((
+                    path.file_stem()
+                        .unwrap_or_default()
+                        .to_string_lossy()
+                        .into_owned(),
+                    Trace::load(path)?,
+                ))
+            })
+            .collect::<Result<Vec<_>, DrawError>>()?;
+        Ok(Document::Bundle(union_bundle(traces)))
     }
 }
 

@@ -21,7 +21,7 @@ mod layout;
 pub mod options;
 mod views;
 
-pub use bundle::{draw_bundle, parse_on, BundleGraph, BundleOptions, METRICS};
+pub use bundle::{draw_bundle, parse_on, union_bundle, BundleGraph, BundleOptions, METRICS};
 pub use draw::{draw, output_target, Drawing, OutputFormat, Written};
 pub use error::DrawError;
 pub use options::{BatchRender, Collapse, DrawOptions, GraphKind, LayoutEngine, NodeContext};
