@@ -228,3 +228,41 @@ fn rolled_drawings_box_by_depth() {
         "what runs inside a box stays inside it"
     );
 }
+
+#[test]
+fn rolled_drawings_take_the_collapse_plan_folds_and_focus() {
+    // A model without loops rolls to its unrolled drawing, folded the same way.
+    for options in [
+        DrawOptions::default().collapse(Collapse::Level(0.5)),
+        DrawOptions::default().collapse(Collapse::Max),
+        DrawOptions::default().fold_repeats(Some(true)),
+        DrawOptions::default().module("blocks.1"),
+    ] {
+        let sorted = |graph: StyledGraph| {
+            let mut titles = titles(&graph);
+            titles.sort();
+            titles
+        };
+        let unrolled = draw(&trace("stack8"), &options).unwrap().styled;
+        let rolled = draw(&trace("stack8"), &options.rolled(true))
+            .unwrap()
+            .styled;
+        assert_eq!(sorted(rolled), sorted(unrolled));
+    }
+    // Focus inside a loop: one node per layer, one stub per outside layer (all passes).
+    let focus = drawn(
+        "recurrent",
+        DrawOptions::default().rolled(true).module("rec"),
+    );
+    let mut rows: Vec<String> = focus.nodes.iter().map(|n| n.rows[0].text.clone()).collect();
+    rows.sort();
+    assert_eq!(
+        rows,
+        [
+            "from tanh_1_5",
+            "from zeroslike_1_1",
+            "linear_2_3 (x3)",
+            "to add_1_4"
+        ]
+    );
+}

@@ -124,7 +124,7 @@ pub struct FoldEllipsis {
 }
 
 /// Which side of a focused module a stub is on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum StubSide {
     /// An outside op feeding the module.
     Input,
@@ -302,13 +302,13 @@ struct Grouping<'i, 't> {
 
 /// What a plan does with one module address.
 #[derive(Debug, Clone, Copy)]
-enum Planned {
+pub(crate) enum Planned {
     Box,
     Segment(usize),
     Fold(usize, bool),
 }
 
-fn index_plan(plan: Option<&Plan>) -> HashMap<&str, Planned> {
+pub(crate) fn index_plan(plan: Option<&Plan>) -> HashMap<&str, Planned> {
     let mut planned = HashMap::default();
     if let Some(plan) = plan {
         for address in &plan.boxes {
@@ -692,7 +692,7 @@ fn open_chain(index: &TraceIndex<'_>, op: usize, anchor: &str) -> Vec<usize> {
 }
 
 /// Per op: inside the focused module (any call).
-fn focus_members(
+pub(crate) fn focus_members(
     trace: &Trace,
     tree: &ModuleTree<'_>,
     address: &str,

@@ -8,8 +8,8 @@ use indexmap::IndexMap;
 use tl_trace_model::Trace;
 
 use crate::{
-    assign_clusters, hidden_ops, merge_edges, BufferVisibility, Edge, Node, NodeKind, TraceIndex,
-    VisibleGraph,
+    assign_clusters, hidden_ops, merge_edges, Edge, Node, NodeKind, StubSide, TraceIndex,
+    VisibilityError, VisibilityOptions, VisibleGraph,
 };
 
 /// Pass facts of a rolled arrow between two layers.
@@ -23,36 +23,118 @@ pub struct PassLabels {
     pub back_edge: bool,
 }
 
-/// The rolled graph: layers as nodes (their passes in `NodeKind::Layer`), modules deeper than
-/// `depth` as one box per address (all calls together), clusters per module address
-/// (represented by its first call), and per edge its pass labels.
+/// What a rolled node stands for, before it is built.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum RolledKey<'t> {
+    /// A layer: all passes of one op layer.
+    Layer(&'t str),
+    /// A module box: every call of the module at this address.
+    Box(&'t str),
+    /// A capsule over a run of sibling modules, by index into the plan's segments.
+    Segment(usize),
+    /// A repeat fold's representative box and its ellipsis, by fold index.
+    FoldRepresentative(usize),
+    FoldEllipsis(usize),
+    /// A capsule over operations, by index into the plan's op segments.
+    OpSegment(usize),
+    /// Outside a focused module: all passes of one layer on one side.
+    Stub(&'t str, StubSide),
+}
+
+/// The rolled graph: layers as nodes (their passes in `NodeKind::Layer`), folded as
+/// `options` say (modules deeper than `depth`, or the plan's boxes, capsules and folds, as
+/// one node per address covering all calls), optionally inside one focused module with
+/// one stub per outside layer; clusters per module address (represented by its first
+/// call), and per edge its pass labels.
 pub fn rolled_graph(
     trace: &Trace,
-    buffers: BufferVisibility,
-    depth: u32,
-) -> (VisibleGraph, Vec<PassLabels>) {
+    options: &VisibilityOptions,
+) -> Result<(VisibleGraph, Vec<PassLabels>), VisibilityError> {
     let index = TraceIndex::new(trace);
-    let hidden = hidden_ops(&index, buffers);
-
-    // Layers, or the box of the module that holds them, in order of their first op.
-    let box_of = |i: usize| {
-        let folding = crate::folding_stack(&trace.ops[i]).len();
-        let depth = depth as usize;
-        (depth > 0 && folding >= depth).then(|| {
-            trace.module_calls[index.stack(i)[depth - 1]]
-                .address
-                .as_str()
-        })
+    let hidden = hidden_ops(&index, options.buffers);
+    let inside = match &options.focus {
+        Some(address) => Some(crate::focus_members(trace, &index.tree, address)?),
+        None => None,
     };
-    let mut layers: IndexMap<(bool, &str), Vec<usize>> = IndexMap::new();
-    for (i, op) in trace.ops.iter().enumerate() {
-        match box_of(i) {
-            Some(address) => layers.entry((true, address)).or_default().push(i),
-            None if !hidden[i] => layers
-                .entry((false, op.layer_label.as_str()))
-                .or_default()
-                .push(i),
-            None => {}
+    let planned = crate::index_plan(options.plan.as_ref());
+    let op_segment_of: HashMap<&str, usize> = options
+        .plan
+        .iter()
+        .flat_map(|plan| plan.op_segments.iter().enumerate())
+        .flat_map(|(k, labels)| labels.iter().map(move |label| (label.as_str(), k)))
+        .collect();
+    let stub_side = |i: usize| {
+        let inside = inside.as_ref()?;
+        if inside[i] {
+            return None;
+        }
+        let touches = |neighbours: &[usize]| neighbours.iter().any(|&n| inside[n]);
+        if touches(index.children(i)) {
+            Some(StubSide::Input)
+        } else if touches(index.parents(i)) {
+            Some(StubSide::Output)
+        } else {
+            None
+        }
+    };
+    let key_of = |i: usize| -> Option<RolledKey<'_>> {
+        let op = &trace.ops[i];
+        if hidden[i] {
+            return None;
+        }
+        if inside.is_some() {
+            if let Some(side) = stub_side(i) {
+                return Some(RolledKey::Stub(op.layer_label.as_str(), side));
+            }
+            if !inside.as_ref().is_some_and(|inside| inside[i]) {
+                return None;
+            }
+        }
+        if options.plan.is_some() {
+            if let Some(&k) = op_segment_of.get(op.label.as_str()) {
+                return Some(RolledKey::OpSegment(k));
+            }
+            let path = index.tree.path(i);
+            for &address in path {
+                match planned.get(address) {
+                    Some(crate::Planned::Segment(k)) => return Some(RolledKey::Segment(*k)),
+                    Some(crate::Planned::Fold(k, true)) => {
+                        return Some(RolledKey::FoldRepresentative(*k))
+                    }
+                    Some(crate::Planned::Fold(k, false)) => {
+                        return Some(RolledKey::FoldEllipsis(*k))
+                    }
+                    _ => {}
+                }
+            }
+            // A box leaves a module's own single op beside it.
+            let trimmed = if op.is_atomic_module && !path.is_empty() {
+                &path[..path.len() - 1]
+            } else {
+                path
+            };
+            if let Some(&address) = trimmed
+                .iter()
+                .find(|a| matches!(planned.get(**a), Some(crate::Planned::Box)))
+            {
+                return Some(RolledKey::Box(address));
+            }
+        } else {
+            let folding = crate::folding_stack(op).len();
+            let depth = options.depth as usize;
+            if depth > 0 && folding >= depth {
+                let address = trace.module_calls[index.stack(i)[depth - 1]]
+                    .address
+                    .as_str();
+                return Some(RolledKey::Box(address));
+            }
+        }
+        Some(RolledKey::Layer(op.layer_label.as_str()))
+    };
+    let mut groups: IndexMap<RolledKey<'_>, Vec<usize>> = IndexMap::new();
+    for i in 0..trace.ops.len() {
+        if let Some(key) = key_of(i) {
+            groups.entry(key).or_default().push(i);
         }
     }
     let mut node_of_op = vec![None; trace.ops.len()];
@@ -62,20 +144,50 @@ pub fn rolled_graph(
     for (i, call) in trace.module_calls.iter().enumerate() {
         first_call_of.entry(call.address.as_str()).or_insert(i);
     }
-    for (&(boxed, name), passes) in &layers {
-        for &op in passes {
+    let plan = options.plan.as_ref();
+    let member_list = |k: usize, fold: bool| -> Vec<String> {
+        let plan = plan.expect("plan groups come from a plan");
+        if fold {
+            plan.folds[k].clone()
+        } else {
+            plan.segments[k].clone()
+        }
+    };
+    for (key, ops) in &groups {
+        for &op in ops {
             node_of_op[op] = Some(nodes.len());
         }
-        // Clusters per module address, represented by the address's first call; a box sits
-        // in the clusters of the modules around it.
+        let first = ops[0];
+        // The address the node stands for: its clusters are the modules strictly around it.
+        let anchor: Option<String> = match key {
+            RolledKey::Layer(_) => None,
+            RolledKey::Box(address) => Some((*address).to_owned()),
+            RolledKey::Segment(k) => Some(member_list(*k, false)[0].clone()),
+            RolledKey::FoldRepresentative(k) | RolledKey::FoldEllipsis(k) => {
+                Some(member_list(*k, true)[0].clone())
+            }
+            RolledKey::OpSegment(_) => Some(
+                trace.ops[first]
+                    .modules
+                    .last()
+                    .and_then(|call| call.rsplit_once(':'))
+                    .map_or_else(String::new, |(address, _)| format!("{address}.")),
+            ),
+            RolledKey::Stub(..) => Some(String::new()),
+        };
         let addresses = index
-            .stack(passes[0])
+            .stack(first)
             .iter()
             .map(|&call| trace.module_calls[call].address.as_str());
-        let enclosing: Vec<&str> = if boxed {
-            addresses.take_while(|address| *address != name).collect()
-        } else {
-            addresses.collect()
+        let enclosing: Vec<&str> = match &anchor {
+            None => addresses.collect(),
+            Some(anchor) => addresses
+                .filter(|address| {
+                    anchor.len() > address.len()
+                        && anchor.starts_with(address)
+                        && anchor.as_bytes()[address.len()] == b'.'
+                })
+                .collect(),
         };
         chains.push(
             enclosing
@@ -83,16 +195,35 @@ pub fn rolled_graph(
                 .map(|address| first_call_of[address])
                 .collect(),
         );
-        let kind = if boxed {
-            NodeKind::ModuleBox(crate::ModuleBox {
-                address: name.to_owned(),
+        let kind = match key {
+            RolledKey::Layer(_) => NodeKind::Layer(ops.clone()),
+            RolledKey::Box(address) => NodeKind::ModuleBox(crate::ModuleBox {
+                address: (*address).to_owned(),
                 call: None,
-                ops: passes.clone(),
+                ops: ops.clone(),
                 surfaced: Vec::new(),
                 fold_members: None,
-            })
-        } else {
-            NodeKind::Layer(passes.clone())
+            }),
+            RolledKey::Segment(k) => NodeKind::Segment(crate::Segment {
+                members: member_list(*k, false),
+                ops: ops.clone(),
+            }),
+            RolledKey::FoldRepresentative(k) => {
+                let fold = member_list(*k, true);
+                NodeKind::ModuleBox(crate::ModuleBox {
+                    address: fold[0].clone(),
+                    call: None,
+                    ops: ops.clone(),
+                    surfaced: Vec::new(),
+                    fold_members: Some(fold.len()),
+                })
+            }
+            RolledKey::FoldEllipsis(k) => NodeKind::FoldEllipsis(crate::FoldEllipsis {
+                members: member_list(*k, true)[1..].to_vec(),
+                ops: ops.clone(),
+            }),
+            RolledKey::OpSegment(_) => NodeKind::OpSegment(ops.clone()),
+            RolledKey::Stub(_, side) => NodeKind::Stub(first, *side),
         };
         nodes.push(Node {
             kind,
@@ -159,7 +290,7 @@ pub fn rolled_graph(
             Edge { from, to, pairs }
         })
         .collect();
-    (
+    Ok((
         VisibleGraph {
             nodes,
             edges,
@@ -168,7 +299,7 @@ pub fn rolled_graph(
             node_of_op,
         },
         labels,
-    )
+    ))
 }
 
 /// The independent call groups of a layer whose passes share exactly one module address:

@@ -182,7 +182,9 @@ pub fn style_forward(
             }
             NodeKind::Segment(segment) => segment_node(&index, segment, theme, &mut used),
             NodeKind::FoldEllipsis(ellipsis) => ellipsis_node(&index, ellipsis, theme),
-            NodeKind::Stub(op, side) => stub_node(&index, *op, *side, theme, &mut used),
+            NodeKind::Stub(op, side) => {
+                stub_node(&index, *op, *side, pass_labels.is_some(), theme, &mut used)
+            }
             NodeKind::Layer(passes) => {
                 layer_node(&index, visible, passes, options, theme, &mut used)
             }
@@ -1105,18 +1107,31 @@ fn ellipsis_node(index: &Index<'_>, ellipsis: &FoldEllipsis, theme: &Theme) -> S
     }
 }
 
+/// A stub: the outside op (a rolled drawing's: the outside layer, all its passes) that feeds
+/// or reads the focused module.
 fn stub_node(
     index: &Index<'_>,
     op_index: usize,
     side: StubSide,
+    rolled: bool,
     theme: &Theme,
     used: &mut Used,
 ) -> StyledNode {
     let op = &index.trace.ops[op_index];
-    let module = op
-        .modules
-        .last()
-        .map(|call| format!(" ({})", index.call_address(index.calls[call.as_str()])));
+    let module = op.modules.last().map(|call| {
+        let call = index.calls[call.as_str()];
+        let address = if rolled {
+            format!("@{}", index.trace.module_calls[call].address)
+        } else {
+            index.call_address(call)
+        };
+        format!(" ({address})")
+    });
+    let name = if rolled {
+        op.layer_label.clone()
+    } else {
+        display_name(op)
+    };
     let (word, fill) = match side {
         StubSide::Input => {
             used.input_stubs = true;
@@ -1128,10 +1143,9 @@ fn stub_node(
         }
     };
     StyledNode {
-        id: format!("stub:{}", op.label),
+        id: format!("stub:{}", if rolled { &op.layer_label } else { &op.label }),
         rows: vec![Row::plain(format!(
-            "{word} {}{}",
-            display_name(op),
+            "{word} {name}{}",
             module.unwrap_or_default()
         ))],
         shape: Shape::Oval,

@@ -250,21 +250,24 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
         Collapse::None => None,
         _ => Some(Schedule::build_with(&index, options.show_buffers)),
     };
-    let plan = plan_for(trace, options, collapse_schedule.as_ref());
+    let visibility = VisibilityOptions {
+        depth: options.depth,
+        buffers: options.show_buffers,
+        plan: plan_for(trace, options, collapse_schedule.as_ref()),
+        focus: options.module.clone(),
+    };
+    let refused =
+        |error: tl_collapse::VisibilityError| DrawError::invalid(error.code(), error.to_string());
     let (visible, pass_labels) = if options.rolled {
-        let (visible, labels) = rolled_graph(trace, options.show_buffers, options.depth);
+        // The plan is chosen on the unrolled graph and applied per module address.
+        let (visible, labels) = rolled_graph(trace, &visibility).map_err(refused)?;
         (visible, Some(labels))
     } else {
-        let visibility = VisibilityOptions {
-            depth: options.depth,
-            buffers: options.show_buffers,
-            plan,
-            focus: options.module.clone(),
-        };
         let hidden = hidden_ops(&index, options.show_buffers);
-        let visible = visible_graph_with(&index, hidden, &visibility)
-            .map_err(|error| DrawError::invalid(error.code(), error.to_string()))?;
-        (visible, None)
+        (
+            visible_graph_with(&index, hidden, &visibility).map_err(refused)?,
+            None,
+        )
     };
     let style = StyleOptions {
         direction: options.direction.unwrap_or(match options.graph {

@@ -20,14 +20,6 @@ pub enum DrawError {
         /// What was wrong and what is accepted.
         message: String,
     },
-    /// A valid option that this version of tl-draw does not draw yet.
-    #[error("{option} is not supported yet by this version of tl-draw ({detail}); leave it out, or draw with TorchLens meanwhile")]
-    NotYetSupported {
-        /// The option as the user spelt it (`collapse="auto"`).
-        option: String,
-        /// What is missing.
-        detail: &'static str,
-    },
     /// The drawing has more nodes than a layout can handle in reasonable time and memory.
     #[error("this drawing has {nodes} nodes, over the {limit}-node limit for a layout (it would take minutes and gigabytes); fold it with collapse=\"auto\" (--collapse auto), depth= (--depth 2), or focus one module with module= (--module <address>); or lift the limit with --force")]
     TooLarge {
@@ -56,7 +48,6 @@ impl DrawError {
             DrawError::Trace(error) => error.code(),
             DrawError::Render(error) => error.code(),
             DrawError::OptionInvalid { code, .. } => code,
-            DrawError::NotYetSupported { .. } => "option_not_supported_yet",
             DrawError::GraphvizUnavailable => "graphviz_binary_unavailable",
             DrawError::TooLarge { .. } => "layout_too_large",
             DrawError::LayoutFailed { .. } => "graphviz_render_failed",

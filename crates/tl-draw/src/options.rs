@@ -1,7 +1,8 @@
 //! Draw options: every keyword of the user guide, with the parsers the command line uses.
 //!
-//! Options this version does not draw yet are accepted by the parsers (they are valid) and
-//! refused by [`DrawOptions::check_supported`] with a clear error, never ignored.
+//! [`DrawOptions::check_supported`] refuses, with a clear error, values and combinations
+//! that cannot be drawn (an unknown theme, `module=` on a backward graph, ...); nothing is
+//! silently ignored.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -533,7 +534,7 @@ impl DrawOptions {
     }
 
     /// Validates values the setters could not (theme, view, collapse level, dpi) and
-    /// refuses, with a clear error, every option this version does not draw yet.
+    /// combinations that cannot be drawn, with a clear error.
     pub fn check_supported(&self) -> Result<Theme, DrawError> {
         parse_theme(&self.theme)?;
         if let Some(view) = &self.view {
@@ -555,9 +556,6 @@ impl DrawOptions {
                 ));
             }
         }
-        let unsupported = |option: String, detail: &'static str| {
-            Err(DrawError::NotYetSupported { option, detail })
-        };
         if self.module.is_some() && self.graph != GraphKind::Forward {
             return Err(DrawError::invalid(
                 "module_focus_graph_invalid",
@@ -566,13 +564,6 @@ impl DrawOptions {
                     self.graph
                 ),
             ));
-        }
-        let folding = self.collapse != Collapse::None || self.fold_repeats == Some(true);
-        if self.rolled && (folding || self.module.is_some()) {
-            return unsupported(
-                "rolled=True with collapse=, fold_repeats= or module=".to_owned(),
-                "rolled drawings fold by depth= only for now; use depth=, or draw unrolled",
-            );
         }
         // The backward graph has no modules, passes to roll or values to encode.
         let forward_only = [
@@ -647,16 +638,10 @@ mod tests {
     }
 
     #[test]
-    fn options_not_drawn_yet_are_refused_not_ignored() {
-        let error = DrawOptions::default()
-            .rolled(true)
-            .collapse(Collapse::Auto)
-            .check_supported()
-            .unwrap_err();
-        assert_eq!(error.code(), "option_not_supported_yet");
-        assert!(error.to_string().contains("rolled=True"));
+    fn valid_options_pass_the_check() {
         assert!(DrawOptions::default().check_supported().is_ok());
         assert!(DrawOptions::default()
+            .rolled(true)
             .collapse(Collapse::Auto)
             .check_supported()
             .is_ok());

@@ -122,25 +122,6 @@ fn invalid_option_values_name_the_code_and_the_choices() {
 }
 
 #[test]
-fn options_not_drawn_yet_are_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let output = tl_draw(
-        &[
-            "draw",
-            fixture("stack8").to_str().unwrap(),
-            "-o",
-            "x.svg",
-            "--rolled",
-            "--collapse",
-            "auto",
-        ],
-        dir.path(),
-    );
-    assert!(!output.status.success());
-    assert!(stderr(&output).contains("error[option_not_supported_yet]"));
-}
-
-#[test]
 fn views_draw_from_the_command_line_and_passed_flags_win() {
     let dir = tempfile::tempdir().unwrap();
     let trace = fixture("convnet");
