@@ -244,45 +244,34 @@ pub fn compare(python: &Path) -> Result<()> {
     let root = repo_root();
     let modes: Vec<&str> = TARGETS.iter().map(|(mode, _)| *mode).collect();
     eprintln!("xtask: timing TorchLens 2.36.1 (this takes a minute)");
-    let output = Command::new(python)
-        .args(["-m", "tl_export", "time-draw"])
-        .args(COMPARED)
-        .args(["--collapse", &modes.join(","), "--runs", "3"])
-        .current_dir(root.join("python"))
-        .output()
-        .map_err(|e| format!("cannot run the adapter: {e}"))?;
-    if !output.status.success() {
-        return Err(format!(
-            "timing TorchLens failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
+    let torchlens = stdout_of(
+        Command::new(python)
+            .args(["-m", "tl_export", "time-draw"])
+            .args(COMPARED)
+            .args(["--collapse", &modes.join(","), "--runs", "3"])
+            .current_dir(root.join("python")),
+        "timing TorchLens",
+    )?;
     let scratch = root.join("target").join("bench-out");
     std::fs::create_dir_all(&scratch).map_err(|e| e.to_string())?;
     // tl-draw in process (same footing as TorchLens's in-memory trace), timed by a release
     // build of this task.
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    let in_process = Command::new(cargo)
-        .args([
-            "run",
-            "--quiet",
-            "--release",
-            "-p",
-            "xtask",
-            "--",
-            "time-draws",
-        ])
-        .args(COMPARED)
-        .current_dir(&root)
-        .output()
-        .map_err(|e| format!("cannot run the release xtask: {e}"))?;
-    if !in_process.status.success() {
-        return Err(format!(
-            "timing tl-draw failed: {}",
-            String::from_utf8_lossy(&in_process.stderr)
-        ));
-    }
-    let in_process = String::from_utf8_lossy(&in_process.stdout).into_owned();
+    let in_process = stdout_of(
+        Command::new(cargo)
+            .args([
+                "run",
+                "--quiet",
+                "--release",
+                "-p",
+                "xtask",
+                "--",
+                "time-draws",
+            ])
+            .args(COMPARED)
+            .current_dir(&root),
+        "timing tl-draw in process",
+    )?;
     let ours_in_process = |name: &str, mode: &str| {
         in_process.lines().find_map(|line| {
             let mut fields = line.split('\t');
@@ -298,7 +287,7 @@ pub fn compare(python: &Path) -> Result<()> {
     );
     println!("|---|---|---|---|---|---|---|");
     let mut missed = Vec::new();
-    for line in String::from_utf8_lossy(&output.stdout).lines() {
+    for line in torchlens.lines() {
         let result: serde_json::Value = serde_json::from_str(line)
             .map_err(|e| format!("unexpected adapter output {line:?}: {e}"))?;
         let (Some(name), Some(mode), Some(seconds)) = (
@@ -342,6 +331,21 @@ pub fn compare(python: &Path) -> Result<()> {
         Ok(())
     } else {
         Err(format!("below the speed-up target: {}", missed.join(", ")))
+    }
+}
+
+/// What `command` printed, or why it failed.
+fn stdout_of(command: &mut Command, what: &str) -> Result<String> {
+    let output = command
+        .output()
+        .map_err(|e| format!("{what}: cannot start {command:?}: {e}"))?;
+    if output.status.success() {
+        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+    } else {
+        Err(format!(
+            "{what} failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        ))
     }
 }
 

@@ -247,29 +247,6 @@ fn backward_header(trace: &Trace, view: &BackwardView) -> Vec<Row> {
     ]
 }
 
-fn graph_style(options: &StyleOptions, theme: &Theme) -> GraphStyle {
-    GraphStyle {
-        rankdir: options.direction.rankdir(),
-        page: theme.page.clone(),
-        font: theme.font.clone(),
-        font_color: theme.font_color.clone(),
-        edge_color: theme.edge_color.clone(),
-        edge_font_color: theme.edge_font_color.clone(),
-        edge_penwidth: theme.edge_penwidth,
-    }
-}
-
-fn key_legend(entries: Vec<LegendEntry>, theme: &Theme) -> Legend {
-    Legend {
-        title: "Key".to_owned(),
-        bar: None,
-        entries,
-        ink: theme.node_border.clone(),
-        text: theme.font_color.clone(),
-        fill: theme.page.clone(),
-    }
-}
-
 /// The styled backward drawing (`graph="backward"`); the key only with `show_legend=True`.
 pub fn style_backward(
     trace: &Trace,
@@ -281,13 +258,13 @@ pub fn style_backward(
     StyledGraph {
         name: format!("{}_backward", trace.model.class_name),
         comment: "Backward graph: one node per autograd step".to_owned(),
-        style: graph_style(options, theme),
+        style: GraphStyle::of(options.direction, theme),
         header: backward_header(trace, view),
         nodes: parts.nodes,
         edges: parts.edges,
         clusters: parts.clusters,
         sink: Vec::new(),
-        legend: (options.show_legend == Some(true)).then(|| key_legend(parts.key, theme)),
+        legend: (options.show_legend == Some(true)).then(|| Legend::keyed(parts.key, theme)),
     }
 }
 

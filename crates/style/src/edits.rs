@@ -181,12 +181,7 @@ pub(crate) fn key_entries(trace: &Trace, interventions: bool, theme: &Theme) -> 
 /// Ops downstream of an edit (the sites included): everything whose value the edits could
 /// have changed.
 pub fn cone(trace: &Trace) -> BTreeSet<usize> {
-    let index: std::collections::HashMap<&str, usize> = trace
-        .ops
-        .iter()
-        .enumerate()
-        .map(|(i, op)| (op.label.as_str(), i))
-        .collect();
+    let index = tl_collapse::TraceIndex::new(trace);
     let mut reached = BTreeSet::new();
     let mut stack: Vec<usize> = trace
         .ops
@@ -197,12 +192,7 @@ pub fn cone(trace: &Trace) -> BTreeSet<usize> {
         .collect();
     while let Some(op) = stack.pop() {
         if reached.insert(op) {
-            stack.extend(
-                trace.ops[op]
-                    .children
-                    .iter()
-                    .filter_map(|child| index.get(child.as_str()).copied()),
-            );
+            stack.extend(index.children(op));
         }
     }
     reached

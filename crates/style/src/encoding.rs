@@ -461,21 +461,11 @@ pub(crate) fn ramp(fraction: f64, dark_page: bool) -> String {
 /// Swatches of the key's colour bar, low to high.
 pub(crate) const BAR_SWATCHES: usize = 8;
 
-/// The key text of a colour channel: `time: 0.098 ms ... 1.46 ms`.
-pub(crate) fn color_label(source: &ValueSource, scaled: &Scaled) -> String {
+/// A key line naming a channel's range: `time: 0.098 ms ... 1.46 ms` (colour),
+/// `size: output bytes, 15 KB ... 60 KB` (size).
+fn range_label(what: String, source: &ValueSource, scaled: &Scaled) -> String {
     format!(
-        "{}: {} ... {}",
-        source.name(),
-        source.format(scaled.low),
-        source.format(scaled.high)
-    )
-}
-
-/// The key line of a size channel: `size: output bytes, 15 KB ... 60 KB`.
-pub(crate) fn size_label(source: &ValueSource, scaled: &Scaled) -> String {
-    format!(
-        "size: {}, {} ... {}",
-        source.quantity(),
+        "{what} {} ... {}",
         source.format(scaled.low),
         source.format(scaled.high)
     )
@@ -577,7 +567,7 @@ pub(crate) fn apply(
         match &scaled {
             Some(scaled) => {
                 key.bar = Some(ColorBar {
-                    label: color_label(source, scaled),
+                    label: range_label(format!("{}:", source.name()), source, scaled),
                     swatches: (0..BAR_SWATCHES)
                         .map(|k| ramp(k as f64 / (BAR_SWATCHES - 1) as f64, dark_page))
                         .collect(),
@@ -627,7 +617,11 @@ pub(crate) fn apply(
                         node.min_size = Some((round(width * grow), round(height * grow)));
                     }
                 }
-                key.lines.push(size_label(source, &scaled));
+                key.lines.push(range_label(
+                    format!("size: {},", source.quantity()),
+                    source,
+                    &scaled,
+                ));
             }
             None => key.lines.push(format!(
                 "size: {} constant -- unencoded (degenerate domain)",

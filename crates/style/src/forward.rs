@@ -264,15 +264,7 @@ pub fn style_forward(
     StyledGraph {
         name: trace.model.class_name.clone(),
         comment: "Computational graph for the feedforward sweep".to_owned(),
-        style: GraphStyle {
-            rankdir: options.direction.rankdir(),
-            page: theme.page.clone(),
-            font: theme.font.clone(),
-            font_color: theme.font_color.clone(),
-            edge_color: theme.edge_color.clone(),
-            edge_font_color: theme.edge_font_color.clone(),
-            edge_penwidth: theme.edge_penwidth,
-        },
+        style: GraphStyle::of(options.direction, theme),
         header: match &options.focus {
             Some(address) => focus_header(trace, visible, address),
             None => header(trace, visible),
@@ -454,14 +446,7 @@ impl Used {
                 text: text.to_owned(),
             });
         }
-        Legend {
-            title: "Key".to_owned(),
-            bar: None,
-            entries,
-            ink: theme.node_border.clone(),
-            text: theme.font_color.clone(),
-            fill: theme.page.clone(),
-        }
+        Legend::keyed(entries, theme)
     }
 }
 

@@ -251,6 +251,35 @@ pub struct GraphStyle {
     pub edge_penwidth: f64,
 }
 
+impl GraphStyle {
+    /// The graph-wide attributes of `theme`, flowing as `direction` says.
+    pub(crate) fn of(direction: crate::Direction, theme: &crate::Theme) -> GraphStyle {
+        GraphStyle {
+            rankdir: direction.rankdir(),
+            page: theme.page.clone(),
+            font: theme.font.clone(),
+            font_color: theme.font_color.clone(),
+            edge_color: theme.edge_color.clone(),
+            edge_font_color: theme.edge_font_color.clone(),
+            edge_penwidth: theme.edge_penwidth,
+        }
+    }
+}
+
+impl Legend {
+    /// A key titled `Key` in `theme`'s colours.
+    pub(crate) fn keyed(entries: Vec<LegendEntry>, theme: &crate::Theme) -> Legend {
+        Legend {
+            title: "Key".to_owned(),
+            bar: None,
+            entries,
+            ink: theme.node_border.clone(),
+            text: theme.font_color.clone(),
+            fill: theme.page.clone(),
+        }
+    }
+}
+
 /// A complete styled drawing.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StyledGraph {
