@@ -235,7 +235,8 @@ fn place_pictures(styled: &mut StyledGraph) -> Result<(), DrawError> {
     Ok(())
 }
 
-/// Draws the forward graph of `trace` as `options` say.
+/// Draws `trace` as `options` say: its forward, backward or combined graph, folded, focused,
+/// coloured and marked as asked, with a view's settings filled in.
 pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> {
     options.check_supported()?;
     // A view fills in the options the caller left unset, then the drawing proceeds as usual.
