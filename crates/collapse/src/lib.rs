@@ -278,9 +278,9 @@ pub(crate) fn folding_stack(op: &OpRecord) -> &[String] {
 
 /// The group a held op belongs to.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-enum Group {
+enum Group<'t> {
     /// A module box: address and the call it stands for, if per call.
-    Box(String, Option<usize>),
+    Box(&'t str, Option<usize>),
     /// A capsule, by index into the plan's segments.
     Segment(usize),
     /// A fold's representative box, by fold index.
@@ -328,7 +328,7 @@ pub(crate) fn index_plan(plan: Option<&Plan>) -> HashMap<&str, Planned> {
     planned
 }
 
-impl Grouping<'_, '_> {
+impl<'t> Grouping<'_, 't> {
     /// The call of `address` in the op's stack (for per-call boxes of modules called often).
     fn call_of(&self, op: usize, address: &str) -> Option<usize> {
         self.index
@@ -339,21 +339,21 @@ impl Grouping<'_, '_> {
     }
 
     /// One box per call of the module (a container that is never called: one box).
-    fn box_group(&self, op: usize, address: &str) -> Group {
-        Group::Box(address.to_owned(), self.call_of(op, address))
+    fn box_group(&self, op: usize, address: &'t str) -> Group<'t> {
+        Group::Box(address, self.call_of(op, address))
     }
 
-    fn depth_group(&self, i: usize, op: &OpRecord, depth: usize) -> Option<Group> {
+    fn depth_group(&self, i: usize, op: &OpRecord, depth: usize) -> Option<Group<'t>> {
         let stack = folding_stack(op);
         if depth == 0 || stack.len() < depth {
             return None;
         }
         let call = self.index.stack(i)[depth - 1];
-        let address = &self.index.trace.module_calls[call].address;
-        Some(Group::Box(address.clone(), Some(call)))
+        let address = self.index.trace.module_calls[call].address.as_str();
+        Some(Group::Box(address, Some(call)))
     }
 
-    fn plan_group(&self, index: usize, op: &OpRecord) -> Option<Group> {
+    fn plan_group(&self, index: usize, op: &OpRecord) -> Option<Group<'t>> {
         if let Some(&index) = self.op_segment_of.get(op.label.as_str()) {
             return Some(Group::OpSegment(index));
         }
@@ -376,7 +376,7 @@ impl Grouping<'_, '_> {
         trimmed
             .iter()
             .find(|address| matches!(self.planned.get(**address), Some(Planned::Box)))
-            .map(|address| self.box_group(index, address))
+            .map(|&address| self.box_group(index, address))
     }
 }
 
@@ -415,7 +415,7 @@ pub fn visible_graph_with(
     let in_view = |i: usize| inside.as_ref().is_none_or(|inside| inside[i]);
 
     // 1. The group (if any) that holds each op, then which groups really fold something.
-    let groups: Vec<Option<Group>> = trace
+    let groups: Vec<Option<Group<'_>>> = trace
         .ops
         .iter()
         .enumerate()
@@ -429,7 +429,7 @@ pub fn visible_graph_with(
             }
         })
         .collect();
-    let mut used: HashMap<&Group, usize> = HashMap::default();
+    let mut used: HashMap<&Group<'_>, usize> = HashMap::default();
     for (i, group) in groups.iter().enumerate() {
         if let (Some(group), false) = (group, hidden[i]) {
             *used.entry(group).or_default() += 1;
@@ -439,12 +439,12 @@ pub fn visible_graph_with(
     // 2. Nodes in execution order; a group appears where its first drawn op ran.
     let mut nodes: Vec<Node> = Vec::new();
     let mut node_of_op: Vec<Option<usize>> = vec![None; trace.ops.len()];
-    let mut node_of_group: HashMap<Group, usize> = HashMap::default();
+    let mut node_of_group: HashMap<Group<'_>, usize> = HashMap::default();
     let mut chains: Vec<Vec<usize>> = Vec::new();
     let boxed_addresses: FxHashSet<&str> = used
         .keys()
         .filter_map(|group| match group {
-            Group::Box(address, _) => Some(address.as_str()),
+            Group::Box(address, _) => Some(*address),
             _ => None,
         })
         .collect();
@@ -594,7 +594,11 @@ pub(crate) fn merge_edges(
 }
 
 /// The node of a group and the address whose enclosing calls stay open around it.
-fn group_node(index: &TraceIndex<'_>, plan: Option<&Plan>, group: &Group) -> (NodeKind, String) {
+fn group_node(
+    index: &TraceIndex<'_>,
+    plan: Option<&Plan>,
+    group: &Group<'_>,
+) -> (NodeKind, String) {
     let trace = index.trace;
     let parent_of = |address: &str| {
         address
@@ -605,13 +609,13 @@ fn group_node(index: &TraceIndex<'_>, plan: Option<&Plan>, group: &Group) -> (No
     match group {
         Group::Box(address, call) => (
             NodeKind::ModuleBox(ModuleBox {
-                address: address.clone(),
+                address: (*address).to_owned(),
                 call: *call,
                 ops: Vec::new(),
                 surfaced: Vec::new(),
                 fold_members: None,
             }),
-            address.clone(),
+            (*address).to_owned(),
         ),
         Group::Segment(index) => {
             let members = plan.expect("segments come from a plan").segments[*index].clone();
