@@ -252,7 +252,8 @@ impl DrawArgs {
             let stem = first.file_stem().unwrap_or_default();
             Path::new(stem).with_extension("pdf")
         });
-        let drawing = match self.document()? {
+        let document = self.document()?;
+        let drawing = match &document {
             Document::Trace(trace) => {
                 if self.graph.as_deref() == Some("diff") {
                     return Err(DrawError::invalid(
@@ -260,7 +261,7 @@ impl DrawArgs {
                         "graph=\"diff\" compares the members of a bundle: pass a bundle file (tl_export.export_bundle)".to_owned(),
                     ));
                 }
-                draw(&trace, &options)?
+                draw(trace, &options)?
             }
             Document::Bundle(bundle) => {
                 // Several traces carry no differences: their union is what they can draw.
@@ -275,9 +276,12 @@ impl DrawArgs {
                     on: parse_on(&self.on)?,
                     members: self.members.clone(),
                 };
-                draw_bundle(&bundle, &options, &bundle_options)?
+                draw_bundle(bundle, &options, &bundle_options)?
             }
         };
+        // The process ends right after: freeing a large trace record by record would only
+        // make the user wait (a tenth of a second per 100,000 operations).
+        std::mem::forget(document);
         // Layouts of this size take a second or more: say what is happening.
         if drawing.styled.nodes.len() > PROGRESS_NODES {
             eprintln!(
