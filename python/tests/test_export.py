@@ -224,3 +224,11 @@ def test_a_torchlens_bundle_exports_like_its_members():
     assert [m["name"] for m in document["members"]] == ["clean", "noisy"]
     assert document["baseline"] == "clean"
     assert export_bundle(built["bundle"], model=built["model"])["deltas"] == document["deltas"]
+
+
+def test_time_draw_reports_a_median_per_collapse_mode():
+    from tl_export.timing import time_draws
+
+    results = time_draws(["branch_true"], ["none", "auto"], runs=1)
+    assert [(r["name"], r["collapse"]) for r in results] == [("branch_true", "none"), ("branch_true", "auto")]
+    assert all(r["seconds"] > 0 for r in results)

@@ -1,11 +1,13 @@
 //! Property tests over generated module trees and graphs: the collapse schedule is
 //! monotone (a larger level never shows more), folded sets are nested, every operation is
-//! accounted for exactly once, every arrow is drawn or internal to one node, and `auto`
-//! stays within the readable band whenever a stop fits it.
+//! accounted for exactly once, every arrow is drawn or internal to one node (in unrolled and
+//! rolled drawings of every stop), and `auto` stays within the readable band whenever a
+//! stop fits it.
 
 use proptest::prelude::*;
+use tl_collapse::rolled::rolled_graph;
 use tl_collapse::schedule::{readable_band, Schedule};
-use tl_collapse::{visible_graph, BufferVisibility, NodeKind, VisibilityOptions};
+use tl_collapse::{visible_graph, BufferVisibility, NodeKind, VisibilityOptions, VisibleGraph};
 use tl_trace_model::builder::TraceBuilder;
 use tl_trace_model::*;
 
@@ -132,7 +134,12 @@ fn build(children: &[Spec]) -> Trace {
 }
 
 fn accounted(trace: &Trace, options: &VisibilityOptions) -> Result<usize, TestCaseError> {
-    let graph = visible_graph(trace, options).unwrap();
+    accounted_in(trace, visible_graph(trace, options).unwrap())
+}
+
+/// Every op drawn or held exactly once, every underlying arrow internal to one node or
+/// carried by exactly one edge, no stubs; returns the node count.
+fn accounted_in(trace: &Trace, graph: VisibleGraph) -> Result<usize, TestCaseError> {
     let index: std::collections::HashMap<&str, usize> = trace
         .ops
         .iter()
@@ -196,6 +203,19 @@ proptest! {
         let band = readable_band(trace.summary.num_ops);
         if steps.iter().any(|s| s.visible <= band) {
             prop_assert!(schedule.auto(band).visible <= band);
+        }
+    }
+
+    #[test]
+    fn rolled_drawings_of_every_stop_account_for_every_op(children in prop::collection::vec(spec(), 1..5)) {
+        let trace = build(&children);
+        let schedule = Schedule::build(&trace, BufferVisibility::Meaningful);
+        for step in &schedule.steps {
+            let options = VisibilityOptions { plan: Some(step.plan.clone()), ..VisibilityOptions::default() };
+            let (graph, labels) = rolled_graph(&trace, &options).unwrap();
+            prop_assert_eq!(labels.len(), graph.edges.len());
+            // Single-pass traces roll to their unrolled drawing.
+            prop_assert_eq!(accounted_in(&trace, graph)?, step.visible);
         }
     }
 
