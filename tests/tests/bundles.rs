@@ -207,3 +207,24 @@ fn bundle_requests_that_cannot_be_drawn_are_refused() {
         "bundle_metric_unavailable"
     );
 }
+
+#[test]
+fn a_union_keeps_the_callers_node_hook() {
+    let both = union_of(&["backward", "backward_twice"]);
+    let options =
+        DrawOptions::default().node_spec_fn(|_, node| node.rows.push(tl_draw::Row::plain("mine")));
+    let drawing = draw_bundle(
+        &both,
+        &options,
+        &BundleOptions {
+            graph: BundleGraph::Union(GraphKind::Forward),
+            ..BundleOptions::default()
+        },
+    )
+    .unwrap();
+    let relu = node(&drawing.dot, "relu_1_2pass1");
+    assert!(
+        relu.contains("[backward, backward_twice]") && relu.contains("mine"),
+        "{relu}"
+    );
+}

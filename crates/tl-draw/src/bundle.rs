@@ -274,12 +274,17 @@ fn draw_union(
         node.dashed |= ran_by.len() < count;
     };
     let forward_members = op_members.clone();
+    // The caller's own hook still runs, after the membership row.
+    let caller_hook = options.node_spec.clone();
     let union_options = options
         .clone()
         .graph(graph)
         .node_spec_fn(move |context, node| {
             if let (tl_collapse::NodeKind::Op(_), Some(op)) = (context.kind, context.op) {
                 mark(node, forward_members.get(&op.label));
+            }
+            if let Some(hook) = &caller_hook {
+                (hook.0)(context, node);
             }
         });
     let mut drawing = draw(&first.trace, &union_options)?;

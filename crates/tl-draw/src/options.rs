@@ -480,8 +480,9 @@ impl DrawOptions {
     }
 
     /// Sets the node restyling hook (the guide's `node_spec_fn`): called once per drawn
-    /// node after the built-in rules, it may change the node's rows, fill, shape, borders or
-    /// size.
+    /// forward node (operations, boxes, capsules, stubs; not backward steps, which carry no
+    /// op record) after the built-in rules and a view's rows, it may change the node's rows,
+    /// fill, shape, borders or size.
     pub fn node_spec_fn(
         mut self,
         hook: impl Fn(&NodeContext<'_>, &mut StyledNode) + Send + Sync + 'static,
