@@ -9,7 +9,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use petgraph::graph::DiGraph;
 
 use crate::error::TraceError;
-use crate::records::{Bundle, OpKind, Trace};
+use crate::records::{Bundle, OpKind, OpRecord, Trace};
 
 type Result<T> = std::result::Result<T, TraceError>;
 
@@ -19,7 +19,8 @@ fn unique_index<'a>(
     path_of: impl Fn(usize) -> String,
     what: &'static str,
 ) -> Result<HashMap<&'a str, usize>> {
-    let mut index = HashMap::default();
+    let (size, _) = names.size_hint();
+    let mut index = HashMap::with_capacity_and_hasher(size, Default::default());
     for (position, name) in names.enumerate() {
         if index.insert(name, position).is_some() {
             return Err(TraceError::DuplicateLabel {
@@ -49,12 +50,13 @@ fn require<T>(
     }
 }
 
-fn check_count(path: String, recorded: u64, computed: u64) -> Result<()> {
+/// `path` is only built for the error (validation runs over every record).
+fn check_count(path: impl FnOnce() -> String, recorded: u64, computed: u64) -> Result<()> {
     if recorded == computed {
         Ok(())
     } else {
         Err(TraceError::CountMismatch {
-            path,
+            path: path(),
             recorded,
             computed,
         })
@@ -85,9 +87,19 @@ pub(crate) fn validate_trace(trace: &Trace, prefix: &str) -> Result<()> {
     )?;
     let conditionals: HashMap<u32, ()> = trace.conditionals.iter().map(|c| (c.id, ())).collect();
 
-    validate_modules(trace, prefix, &modules, &calls, &ops)?;
-    validate_ops(trace, prefix, &ops, &calls, &params, &conditionals)?;
-    validate_acyclic(trace, prefix, &ops)?;
+    // The module records and the op records are checked on two threads (large traces
+    // spend most of their load time here); errors are reported in the same order as one
+    // thread would.
+    let (modules_checked, ops_checked) = std::thread::scope(|scope| {
+        let modules_check = scope.spawn(|| validate_modules(trace, prefix, &modules, &calls, &ops));
+        let ops_checked = validate_ops(trace, prefix, &ops, &calls, &params, &conditionals);
+        let modules_checked = modules_check
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (modules_checked, ops_checked)
+    });
+    modules_checked?;
+    ops_checked?;
     validate_counts(trace, prefix)?;
     validate_backward(trace, prefix, &params)?;
     if let Some(edits) = &trace.edits {
@@ -203,7 +215,7 @@ fn validate_modules(
             "module",
         )?;
         let numel: u64 = param.shape.iter().product();
-        check_count(format!("{prefix}params[{p}].numel"), param.numel, numel)?;
+        check_count(|| format!("{prefix}params[{p}].numel"), param.numel, numel)?;
     }
     Ok(())
 }
@@ -245,10 +257,10 @@ fn validate_ops(
             require(ops, child, || here(&format!("children[{c}]")), "op")?;
         }
         for (s, slot) in op.arg_slots.iter().enumerate() {
-            let path = here(&format!("arg_slots[{s}]"));
+            let path = || here(&format!("arg_slots[{s}]"));
             if !op.parents.contains(&slot.parent) {
                 return Err(TraceError::Inconsistent {
-                    path,
+                    path: path(),
                     detail: format!(
                         "slot parent '{}' is not among the op's parents",
                         slot.parent
@@ -257,7 +269,7 @@ fn validate_ops(
             }
             if slot.arg.is_some() == slot.kwarg.is_some() {
                 return Err(TraceError::Inconsistent {
-                    path,
+                    path: path(),
                     detail: "an argument slot needs exactly one of `arg` and `kwarg`".to_owned(),
                 });
             }
@@ -328,42 +340,70 @@ fn validate_ops(
     validate_symmetry(trace, prefix, ops)
 }
 
-/// Parents and children are two views of the same edges; they must agree.
+/// Parents and children are two views of the same edges; they must agree. Compared as
+/// sorted index pairs, so an op read by thousands of others (a shared mask) costs no more
+/// than its edges.
 fn validate_symmetry(trace: &Trace, prefix: &str, ops: &HashMap<&str, usize>) -> Result<()> {
-    for (i, op) in trace.ops.iter().enumerate() {
-        for (p, parent) in op.parents.iter().enumerate() {
-            if !trace.ops[ops[parent.as_str()]].children.contains(&op.label) {
-                return Err(TraceError::Inconsistent {
-                    path: format!("{prefix}ops[{i}].parents[{p}]"),
-                    detail: format!(
-                        "'{}' lists parent '{parent}', but '{parent}' does not list it as a child",
-                        op.label
-                    ),
-                });
-            }
-        }
-        for (c, child) in op.children.iter().enumerate() {
-            if !trace.ops[ops[child.as_str()]].parents.contains(&op.label) {
-                return Err(TraceError::Inconsistent {
-                    path: format!("{prefix}ops[{i}].children[{c}]"),
-                    detail: format!(
-                        "'{}' lists child '{child}', but '{child}' does not list it as a parent",
-                        op.label
-                    ),
-                });
-            }
-        }
+    let pairs = |listed: fn(&OpRecord) -> &Vec<String>, reversed: bool| {
+        let mut pairs: Vec<(usize, usize)> = trace
+            .ops
+            .iter()
+            .enumerate()
+            .flat_map(|(i, op)| {
+                listed(op).iter().map(move |other| {
+                    let other = ops[other.as_str()];
+                    if reversed {
+                        (other, i)
+                    } else {
+                        (i, other)
+                    }
+                })
+            })
+            .collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        pairs
+    };
+    // (parent, child) as the children lists and as the parents lists say.
+    let by_children = pairs(|op| &op.children, false);
+    let by_parents = pairs(|op| &op.parents, true);
+    // Report the disagreement at the earliest op, its parents before its children.
+    let missing_child = by_parents
+        .iter()
+        .filter(|pair| by_children.binary_search(pair).is_err())
+        .map(|&(parent, child)| (child, 0, parent))
+        .min();
+    let missing_parent = by_children
+        .iter()
+        .filter(|pair| by_parents.binary_search(pair).is_err())
+        .map(|&(parent, child)| (parent, 1, child))
+        .min();
+    let first = [missing_child, missing_parent].into_iter().flatten().min();
+    if let Some((at, side, other)) = first {
+        let (op, listed) = (&trace.ops[at], &trace.ops[other].label);
+        let (list, field, relation, inverse) = if side == 0 {
+            (&op.parents, "parents", "parent", "child")
+        } else {
+            (&op.children, "children", "child", "parent")
+        };
+        let position = list.iter().position(|l| l == listed).unwrap_or(0);
+        return Err(TraceError::Inconsistent {
+            path: format!("{prefix}ops[{at}].{field}[{position}]"),
+            detail: format!(
+                "'{}' lists {relation} '{listed}', but '{listed}' does not list it as a {inverse}",
+                op.label
+            ),
+        });
     }
-    Ok(())
+    validate_acyclic(trace, prefix, &by_children)
 }
 
-fn validate_acyclic(trace: &Trace, prefix: &str, ops: &HashMap<&str, usize>) -> Result<()> {
-    let mut graph = DiGraph::<(), ()>::with_capacity(trace.ops.len(), trace.ops.len());
+/// No op depends on itself; `edges` are the (parent, child) index pairs.
+fn validate_acyclic(trace: &Trace, prefix: &str, edges: &[(usize, usize)]) -> Result<()> {
+    let mut graph = DiGraph::<(), ()>::with_capacity(trace.ops.len(), edges.len());
     let nodes: Vec<_> = (0..trace.ops.len()).map(|_| graph.add_node(())).collect();
-    for (i, op) in trace.ops.iter().enumerate() {
-        for child in &op.children {
-            graph.add_edge(nodes[i], nodes[ops[child.as_str()]], ());
-        }
+    for &(parent, child) in edges {
+        graph.add_edge(nodes[parent], nodes[child], ());
     }
     petgraph::algo::toposort(&graph, None)
         .map(|_| ())
@@ -405,7 +445,7 @@ fn validate_counts(trace: &Trace, prefix: &str) -> Result<()> {
         ),
     ];
     for (field, recorded, computed) in counts {
-        check_count(format!("{prefix}summary.{field}"), recorded, computed)?;
+        check_count(|| format!("{prefix}summary.{field}"), recorded, computed)?;
     }
     Ok(())
 }
