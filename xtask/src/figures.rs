@@ -4,7 +4,9 @@
 //!
 //! A figure is declared in the guide by a comment line
 //! `<!-- figure NAME: ARGS -->` (ARGS as typed after `tl-draw draw`, paths from the
-//! repository root), optionally followed by checks: `<!-- figure NAME: ARGS | nodes=44 -->`.
+//! repository root), optionally followed by checks of the numbers the page states:
+//! `<!-- figure NAME: ARGS | nodes=44 has="12 operations" -->`. A `<!-- check NAME: ARGS
+//! | ... -->` line checks a drawing the page describes but does not show.
 //! The task writes what follows each declaration, up to `<!-- /figure -->`: the image, the
 //! command line and the same call in Rust; and, between `<!-- rust calls -->` and
 //! `<!-- /rust calls -->`, every figure's Rust call in one block that `cargo test --doc`
@@ -31,33 +33,55 @@ pub struct Figure {
     pub args: Vec<String>,
     /// Nodes the drawing must have, when the page states it.
     pub nodes: Option<usize>,
+    /// Texts the drawing's DOT must contain (numbers the page states: `12 operations`).
+    pub texts: Vec<String>,
+    /// Drawn on the page (`figure`), or only checked (`check`: numbers the prose states
+    /// about a drawing the page does not show).
+    pub shown: bool,
+}
+
+/// Reads the checks after `|`: `nodes=N` and `has="text"`.
+fn parse_checks(checks: &str) -> std::result::Result<(Option<usize>, Vec<String>), String> {
+    let (mut nodes, mut texts) = (None, Vec::new());
+    let mut rest = checks.trim();
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix("has=\"") {
+            let end = after.find('"').ok_or("has=\"...\" is not closed")?;
+            texts.push(after[..end].to_owned());
+            rest = after[end + 1..].trim_start();
+        } else if let Some(after) = rest.strip_prefix("nodes=") {
+            let end = after.find(' ').unwrap_or(after.len());
+            nodes = Some(after[..end].parse().map_err(|_| "nodes=N needs a number")?);
+            rest = after[end..].trim_start();
+        } else {
+            return Err(format!("unknown check {rest:?} (nodes=N, has=\"text\")"));
+        }
+    }
+    Ok((nodes, texts))
 }
 
 /// The figures declared in `guide` (the guide's text), in page order.
 pub fn parse(guide: &str) -> Result<Vec<Figure>> {
     let mut figures: Vec<Figure> = Vec::new();
     for (number, line) in guide.lines().enumerate() {
-        let Some(body) = line
-            .trim()
-            .strip_prefix("<!-- figure ")
-            .and_then(|rest| rest.strip_suffix("-->"))
-        else {
-            continue;
+        let line = line.trim();
+        let (body, shown) = match (
+            line.strip_prefix("<!-- figure "),
+            line.strip_prefix("<!-- check "),
+        ) {
+            (Some(body), _) => (body, true),
+            (_, Some(body)) => (body, false),
+            _ => continue,
         };
         let bad = |why: &str| format!("{GUIDE}:{}: {why}: {line}", number + 1);
+        let body = body
+            .strip_suffix("-->")
+            .ok_or_else(|| bad("expected `-->`"))?;
         let (name, rest) = body
             .split_once(':')
             .ok_or_else(|| bad("expected `figure NAME: ARGS`"))?;
         let (args, checks) = rest.split_once('|').unwrap_or((rest, ""));
-        let mut nodes = None;
-        for check in checks.split_whitespace() {
-            match check.split_once('=') {
-                Some(("nodes", n)) => {
-                    nodes = Some(n.parse().map_err(|_| bad("nodes=N needs a number"))?)
-                }
-                _ => return Err(bad("unknown check (only nodes=N)")),
-            }
-        }
+        let (nodes, texts) = parse_checks(checks).map_err(|why| bad(&why))?;
         let name = name.trim().to_owned();
         if figures.iter().any(|f| f.name == name) {
             return Err(bad("figure name used twice"));
@@ -66,6 +90,8 @@ pub fn parse(guide: &str) -> Result<Vec<Figure>> {
             name,
             args: args.split_whitespace().map(str::to_owned).collect(),
             nodes,
+            texts,
+            shown,
         });
     }
     Ok(figures)
@@ -245,6 +271,7 @@ fn figure_block(figure: &Figure) -> Result<String> {
 /// The guide with every generated part rewritten from the declarations.
 pub fn regenerate(guide: &str) -> Result<String> {
     let figures = parse(guide)?;
+    let shown: Vec<&Figure> = figures.iter().filter(|f| f.shown).collect();
     let mut out = String::with_capacity(guide.len());
     let mut lines = guide.lines();
     let mut figure_index = 0;
@@ -252,7 +279,10 @@ pub fn regenerate(guide: &str) -> Result<String> {
         out.push_str(line);
         out.push('\n');
         if line.trim().starts_with("<!-- figure ") {
-            out.push_str(&figure_block(&figures[figure_index])?);
+            let figure = shown
+                .get(figure_index)
+                .ok_or("more figures than declared")?;
+            out.push_str(&figure_block(figure)?);
             figure_index += 1;
             skip_to(&mut lines, "<!-- /figure -->")?;
             out.push_str("<!-- /figure -->\n");
@@ -260,7 +290,7 @@ pub fn regenerate(guide: &str) -> Result<String> {
             out.push_str(
                 "```rust,no_run\nuse tl_draw::*;\n\nfn main() -> Result<(), DrawError> {\n",
             );
-            for figure in &figures {
+            for figure in &shown {
                 out.push_str(&format!(
                     "    // {}\n    {}\n",
                     figure.name,
@@ -290,7 +320,7 @@ pub fn figures() -> Result<()> {
     let guide = regenerate(&guide)?;
     tl_trace_model::write_atomically(&root.join(GUIDE), guide.as_bytes())
         .map_err(|e| format!("{GUIDE}: {e}"))?;
-    let figures = parse(&guide)?;
+    let figures: Vec<Figure> = parse(&guide)?.into_iter().filter(|f| f.shown).collect();
     let folder = root.join(FIGURES);
     std::fs::create_dir_all(&folder).map_err(|e| e.to_string())?;
     let mut wanted: Vec<PathBuf> = Vec::new();
@@ -339,9 +369,15 @@ mod tests {
                 name: "a".into(),
                 args: vec!["fixtures/x.json".into(), "--depth".into(), "1".into()],
                 nodes: Some(6),
+                texts: Vec::new(),
+                shown: true,
             }]
         );
         assert!(parse("<!-- figure a: x | edges=3 -->").is_err());
+        let check =
+            parse("<!-- check b: y.json | has=\"12 operations (19.4 KB)\" nodes=3 -->").unwrap();
+        assert_eq!(check[0].texts, ["12 operations (19.4 KB)"]);
+        assert_eq!((check[0].nodes, check[0].shown), (Some(3), false));
     }
 
     /// Every figure is shown, its command is written under it, it is up to date (redrawing
@@ -353,6 +389,8 @@ mod tests {
             name: "x".into(),
             args: args.split_whitespace().map(str::to_owned).collect(),
             nodes: None,
+            texts: Vec::new(),
+            shown: true,
         };
         assert_eq!(
             rust_call(&figure("fixtures/stack8.json --collapse 0.5 --rolled")).unwrap(),
@@ -369,43 +407,57 @@ mod tests {
             "{GUIDE}: the generated parts are stale; run `cargo xtask figures`"
         );
         let figures = parse(&guide).unwrap();
-        assert!(figures.len() >= 30, "the guide has a figure per option");
+        assert!(
+            figures.iter().filter(|f| f.shown).count() >= 30,
+            "the guide has a figure per option"
+        );
         let scratch = tempfile::tempdir().unwrap();
         for figure in &figures {
-            assert!(
-                guide.contains(&format!("](figures/{}.svg)", figure.name)),
-                "{}: the page shows the figure",
-                figure.name
-            );
-            let command = format!("tl-draw draw {}", figure.args.join(" "));
-            assert!(
-                guide.contains(&command),
-                "{}: the page shows `{command}`",
-                figure.name
-            );
-            let svg = scratch.path().join(format!("{}.svg", figure.name));
-            draw(figure, &svg, &[]).unwrap();
-            let committed = repo_root()
-                .join(FIGURES)
-                .join(format!("{}.svg", figure.name));
-            assert!(
-                std::fs::read(&committed).ok() == std::fs::read(&svg).ok(),
-                "{} differs from the drawing of its command; run `cargo xtask figures` and look at it",
-                committed.display()
-            );
-            assert!(
-                repo_root()
+            if figure.shown {
+                assert!(
+                    guide.contains(&format!("](figures/{}.svg)", figure.name)),
+                    "{}: the page shows the figure",
+                    figure.name
+                );
+                let command = format!("tl-draw draw {}", figure.args.join(" "));
+                assert!(
+                    guide.contains(&command),
+                    "{}: the page shows `{command}`",
+                    figure.name
+                );
+                let svg = scratch.path().join(format!("{}.svg", figure.name));
+                draw(figure, &svg, &[]).unwrap();
+                let committed = repo_root()
                     .join(FIGURES)
-                    .join(format!("{}.png", figure.name))
-                    .exists(),
-                "{}: PNG beside the SVG",
-                figure.name
-            );
-            if let Some(expected) = figure.nodes {
+                    .join(format!("{}.svg", figure.name));
+                assert!(
+                    std::fs::read(&committed).ok() == std::fs::read(&svg).ok(),
+                    "{} differs from the drawing of its command; run `cargo xtask figures` and look at it",
+                    committed.display()
+                );
+                assert!(
+                    repo_root()
+                        .join(FIGURES)
+                        .join(format!("{}.png", figure.name))
+                        .exists(),
+                    "{}: PNG beside the SVG",
+                    figure.name
+                );
+            }
+            if figure.nodes.is_some() || !figure.texts.is_empty() {
                 let dot = scratch.path().join(format!("{}.dot", figure.name));
                 draw(figure, &dot, &[]).unwrap();
                 let text = std::fs::read_to_string(&dot).unwrap();
-                assert_eq!(nodes_in(&text), expected, "{}: nodes=", figure.name);
+                if let Some(expected) = figure.nodes {
+                    assert_eq!(nodes_in(&text), expected, "{}: nodes=", figure.name);
+                }
+                for expected in &figure.texts {
+                    assert!(
+                        text.contains(expected.as_str()),
+                        "{}: the drawing does not say {expected:?}, as the page does",
+                        figure.name
+                    );
+                }
             }
         }
     }
