@@ -137,20 +137,16 @@ pub(crate) fn backward_parts(
                 STEP_FILL
             };
             StyledNode {
-                id: node_id(record, node.pass),
-                rows,
-                shape: Shape::Oval,
-                fill: Fill::Solid(fill.to_owned()),
-                border: BACKWARD_INK.to_owned(),
-                font_color: contrast::text_on(fill, theme),
-                dashed: false,
-                rounded: false,
-                picture: None,
-                peripheries: None,
                 penwidth: Some(1.8),
-                tooltip: None,
-                min_size: None,
                 cluster: node.pass.map(|pass| first_cluster + pass as usize - 1),
+                ..StyledNode::new(
+                    node_id(record, node.pass),
+                    rows,
+                    Shape::Oval,
+                    Fill::Solid(fill.to_owned()),
+                    BACKWARD_INK.to_owned(),
+                    contrast::text_on(fill, theme),
+                )
             }
         })
         .collect::<Vec<_>>();

@@ -787,22 +787,22 @@ fn op_node(
     used.double_borders |= !hidden_buffers.is_empty();
     used.dashed |= !op.has_input_ancestor;
     let fill = role.fill(theme);
+    let font_color = text_on_fill(&fill, theme);
     StyledNode {
-        id: op_node_id(op),
-        rows,
-        shape,
-        font_color: text_on_fill(&fill, theme),
-        fill,
-        border: theme.node_border.clone(),
         dashed: !op.has_input_ancestor,
         rounded: picture.is_some() || content_box,
         picture,
         peripheries: (!hidden_buffers.is_empty()).then_some(2),
-        penwidth: None,
         tooltip: (!hidden_buffers.is_empty())
             .then(|| format!("Hidden buffers: {}", hidden_buffers.join(", "))),
-        min_size: None,
-        cluster: None,
+        ..StyledNode::new(
+            op_node_id(op),
+            rows,
+            shape,
+            fill,
+            theme.node_border.clone(),
+            font_color,
+        )
     }
 }
 
@@ -901,24 +901,21 @@ fn box_node(
     used.boxes = true;
     used.dashed |= dashed;
     let fill = role.fill(theme);
+    let id = match module_box.call {
+        Some(call) => format!("box:{}", trace.module_calls[call].label),
+        None => format!("box:{}", module_box.address),
+    };
+    let font_color = text_on_fill(&fill, theme);
     StyledNode {
-        id: match module_box.call {
-            Some(call) => format!("box:{}", trace.module_calls[call].label),
-            None => format!("box:{}", module_box.address),
-        },
-        rows,
-        shape: Shape::Box3d,
-        font_color: text_on_fill(&fill, theme),
-        fill,
-        border: theme.node_border.clone(),
         dashed,
-        rounded: false,
-        picture: None,
-        peripheries: None,
-        penwidth: None,
-        tooltip: None,
-        min_size: None,
-        cluster: None,
+        ..StyledNode::new(
+            id,
+            rows,
+            Shape::Box3d,
+            fill,
+            theme.node_border.clone(),
+            font_color,
+        )
     }
 }
 
@@ -1045,20 +1042,17 @@ fn capsule(
 ) -> StyledNode {
     used.segments = true;
     StyledNode {
-        id,
-        rows: vec![Row::bold(text)],
-        shape: Shape::Box,
-        fill: Fill::Solid(theme.segment_fill.clone()),
-        border: theme.segment_border.clone(),
-        font_color: theme.segment_font.clone(),
         dashed: true,
         rounded: true,
-        picture: None,
-        peripheries: None,
-        penwidth: None,
         tooltip: Some(tooltip),
-        min_size: None,
-        cluster: None,
+        ..StyledNode::new(
+            id,
+            vec![Row::bold(text)],
+            Shape::Box,
+            Fill::Solid(theme.segment_fill.clone()),
+            theme.segment_border.clone(),
+            theme.segment_font.clone(),
+        )
     }
 }
 
@@ -1075,20 +1069,15 @@ fn ellipsis_node(index: &Index<'_>, ellipsis: &FoldEllipsis, theme: &Theme) -> S
         text.push_str(&format!(" ({calls} calls)"));
     }
     StyledNode {
-        id: format!("fold:{}", ellipsis.members.join(",")),
-        rows: vec![Row::plain(text)],
-        shape: Shape::Plaintext,
-        fill: Fill::Solid(theme.page.clone()),
-        border: theme.page.clone(),
-        font_color: theme.ellipsis_font.clone(),
-        dashed: false,
-        rounded: false,
-        picture: None,
-        peripheries: None,
-        penwidth: None,
         tooltip: Some(ellipsis.members.join(", ")),
-        min_size: None,
-        cluster: None,
+        ..StyledNode::new(
+            format!("fold:{}", ellipsis.members.join(",")),
+            vec![Row::plain(text)],
+            Shape::Plaintext,
+            Fill::Solid(theme.page.clone()),
+            theme.page.clone(),
+            theme.ellipsis_font.clone(),
+        )
     }
 }
 
@@ -1127,25 +1116,17 @@ fn stub_node(
             ("to", &theme.roles.output)
         }
     };
-    StyledNode {
-        id: format!("stub:{}", if rolled { &op.layer_label } else { &op.label }),
-        rows: vec![Row::plain(format!(
+    StyledNode::new(
+        format!("stub:{}", if rolled { &op.layer_label } else { &op.label }),
+        vec![Row::plain(format!(
             "{word} {name}{}",
             module.unwrap_or_default()
         ))],
-        shape: Shape::Oval,
-        font_color: contrast::text_on(fill, theme),
-        fill: Fill::Solid(fill.clone()),
-        border: theme.node_border.clone(),
-        dashed: false,
-        rounded: false,
-        picture: None,
-        peripheries: None,
-        penwidth: None,
-        tooltip: None,
-        min_size: None,
-        cluster: None,
-    }
+        Shape::Oval,
+        Fill::Solid(fill.clone()),
+        theme.node_border.clone(),
+        contrast::text_on(fill, theme),
+    )
 }
 
 /// A rolled layer: its first pass's node, retitled and readdressed for all its passes.

@@ -129,6 +129,36 @@ pub struct StyledNode {
     pub cluster: Option<usize>,
 }
 
+impl StyledNode {
+    /// A node with its identity, rows and colours; solid single border, no picture,
+    /// tooltip or size, not in a cluster: the rest is set where it differs.
+    pub fn new(
+        id: String,
+        rows: Vec<Row>,
+        shape: Shape,
+        fill: Fill,
+        border: String,
+        font_color: String,
+    ) -> StyledNode {
+        StyledNode {
+            id,
+            rows,
+            shape,
+            fill,
+            border,
+            font_color,
+            dashed: false,
+            rounded: false,
+            picture: None,
+            peripheries: None,
+            penwidth: None,
+            tooltip: None,
+            min_size: None,
+            cluster: None,
+        }
+    }
+}
+
 /// A piece of text on an arrow.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EdgeText {
