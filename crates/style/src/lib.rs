@@ -4,7 +4,8 @@
 //! [`StyledGraph`] (rows, shapes, fills, borders, arrow labels, clusters, header, key) for
 //! `tl-dot-emit`. It never lays out or paints anything. It owns the text formats of rows and
 //! headers (drawing-spec 2.3), the argument row rules (2.4), themes read from the data
-//! files in `themes/`, and the forward drawing's node rules (2.2-2.13, 4.3-4.11).
+//! files in `themes/`, the forward drawing's node rules (2.2-2.13, 4.3-4.11), the backward
+//! and combined drawings (4.5), edit marks (4.7, 5.3) and colour and size by value (6).
 //!
 //! Invariants: styling is a pure function of the trace, the visible graph, the options and
 //! the theme; node and edge order follow the visible graph, so output is deterministic.
