@@ -228,3 +228,38 @@ fn a_union_keeps_the_callers_node_hook() {
         "{relu}"
     );
 }
+
+#[test]
+fn a_union_draws_the_branches_each_member_took() {
+    let both = union_of(&["branch_true", "branch_false"]);
+    let drawing = draw_bundle(
+        &both,
+        &DrawOptions::default(),
+        &BundleOptions {
+            graph: BundleGraph::Union(GraphKind::Forward),
+            ..BundleOptions::default()
+        },
+    )
+    .unwrap();
+    let dot = &drawing.dot;
+    // Both arms, each run by one member; the shared condition by both.
+    let pos = node(dot, "linear_1_3pass1");
+    assert!(pos.contains("@pos") && pos.contains("[branch_true]") && pos.contains("dashed"));
+    // The other member's linear under the same label is its own node.
+    let neg = node(dot, "linear_1_3@branch_falsepass1");
+    assert!(
+        neg.contains("@neg") && neg.contains("[branch_false]"),
+        "{neg}"
+    );
+    assert!(node(dot, "gt_1_2pass1").contains("[branch_true, branch_false]"));
+    // The output reads from both arms.
+    assert_eq!(
+        drawing
+            .styled
+            .edges
+            .iter()
+            .filter(|e| drawing.styled.nodes[e.to].id == "output_1pass1")
+            .count(),
+        2
+    );
+}

@@ -4,7 +4,7 @@
 //! "combined"` draw the members' union graph with each node listing the members that ran
 //! it. Same path and format rules as a trace's drawing.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 
 use tl_style::encoding::ValueSource;
 use tl_style::Row;
@@ -13,6 +13,7 @@ use tl_trace_model::{Bundle, BundleMember, DeltaOn, Trace};
 use crate::draw::{draw, Drawing};
 use crate::error::DrawError;
 use crate::options::{DrawOptions, GraphKind};
+use crate::union::union;
 
 /// The comparison metrics a bundle file carries (the adapter exports all three).
 pub const METRICS: [&str; 3] = ["relative_l2", "cosine", "pearson"];
@@ -241,31 +242,15 @@ fn draw_diff(
     Ok(drawing)
 }
 
-/// `graph="forward" | "backward" | "combined"` over several members: the first member's
-/// graph, each node listing the members that ran it (dashed when not all of them did).
+/// `graph="forward" | "backward" | "combined"` over several members: their union graph,
+/// each node listing the members that ran it (dashed when not all of them did).
 fn draw_union(
     members: &[&BundleMember],
     options: &DrawOptions,
     graph: GraphKind,
 ) -> Result<Drawing, DrawError> {
-    let first = members.first().ok_or_else(|| {
-        DrawError::invalid(
-            "bundle_member_unknown",
-            "name at least one member".to_owned(),
-        )
-    })?;
+    let joined = union(members)?;
     let names: Vec<String> = members.iter().map(|m| m.name.clone()).collect();
-    let ran = |labels: Vec<BTreeSet<String>>| -> HashMap<String, Vec<String>> {
-        let mut by_label: HashMap<String, Vec<String>> = HashMap::new();
-        for (member, set) in names.iter().zip(labels) {
-            for label in set {
-                by_label.entry(label).or_default().push(member.clone());
-            }
-        }
-        by_label
-    };
-    let op_members = ran(members.iter().map(|m| op_labels(&m.trace)).collect());
-    let step_members = ran(members.iter().map(|m| step_labels(&m.trace)).collect());
     let count = names.len();
     let mark = move |node: &mut tl_style::StyledNode, ran_by: Option<&Vec<String>>| {
         let ran_by: &[String] = ran_by.map_or(&[], Vec::as_slice);
@@ -273,7 +258,7 @@ fn draw_union(
             .push(Row::plain(format!("[{}]", ran_by.join(", "))));
         node.dashed |= ran_by.len() < count;
     };
-    let forward_members = op_members.clone();
+    let ran_op = joined.ran_op;
     // The caller's own hook still runs, after the membership row.
     let caller_hook = options.node_spec.clone();
     let union_options = options
@@ -281,61 +266,23 @@ fn draw_union(
         .graph(graph)
         .node_spec_fn(move |context, node| {
             if let (tl_collapse::NodeKind::Op(_), Some(op)) = (context.kind, context.op) {
-                mark(node, forward_members.get(&op.label));
+                mark(node, ran_op.get(&op.label));
             }
             if let Some(hook) = &caller_hook {
                 (hook.0)(context, node);
             }
         });
-    let mut drawing = draw(&first.trace, &union_options)?;
+    let mut drawing = draw(&joined.trace, &union_options)?;
     // Backward steps carry no op record: mark them by their id (`bwd:<label>[:<pass>]`).
-    let mut marked = false;
     for node in &mut drawing.styled.nodes {
         if let Some(rest) = node.id.strip_prefix("bwd:") {
             let label = rest.split(':').next().unwrap_or(rest);
-            mark(node, step_members.get(label));
-            marked = true;
+            mark(node, joined.ran_step.get(label));
         }
     }
-    let missing = |members: &HashMap<String, Vec<String>>, drawn: BTreeSet<String>| {
-        members
-            .keys()
-            .filter(|label| !drawn.contains(*label))
-            .count()
-    };
-    let missing_ops = missing(&op_members, op_labels(&first.trace));
-    let missing_steps = missing(&step_members, step_labels(&first.trace));
-    let (elsewhere, what) = match graph {
-        GraphKind::Forward => (missing_ops, "ops"),
-        GraphKind::Backward => (missing_steps, "autograd steps"),
-        GraphKind::Combined => (missing_ops + missing_steps, "ops and autograd steps"),
-    };
-    let mut caption = vec![format!(
-        "union of {}: [..] lists the members that ran a node; dashed: not all of them",
+    drawing.add_caption(&[format!(
+        "union of {}: [..] lists the members that ran a node; dashed: not all of them; `@member` marks a member's own op under a label another member used",
         names.join(", ")
-    )];
-    if elsewhere > 0 {
-        caption.push(format!(
-            "{elsewhere} {what} ran only in other members and are not drawn (drawn: {})",
-            first.name
-        ));
-    }
-    drawing.add_caption(&caption);
-    if marked {
-        drawing.reemit();
-    }
+    )]);
     Ok(drawing)
-}
-
-fn op_labels(trace: &Trace) -> BTreeSet<String> {
-    trace.ops.iter().map(|op| op.label.clone()).collect()
-}
-
-fn step_labels(trace: &Trace) -> BTreeSet<String> {
-    trace
-        .backward
-        .iter()
-        .flat_map(|b| &b.grad_fns)
-        .map(|g| g.label.clone())
-        .collect()
 }

@@ -19,6 +19,7 @@ mod draw;
 mod error;
 mod layout;
 pub mod options;
+mod union;
 mod views;
 
 pub use bundle::{draw_bundle, parse_on, union_bundle, BundleGraph, BundleOptions, METRICS};
