@@ -314,8 +314,10 @@ pub fn check(
         let Some(ValueSource::Field(name)) = source else {
             continue;
         };
+        // The drawn ops decide (a field only some layers carry is fine if they are drawn).
         let mut present = false;
-        for op in &trace.ops {
+        let drawn = visible.nodes.iter().flat_map(|node| node.kind.ops());
+        for op in drawn.map(|i| &trace.ops[i]) {
             match field_value(op, name) {
                 None | Some(serde_json::Value::Null) => {}
                 Some(serde_json::Value::Number(_)) => present = true,
