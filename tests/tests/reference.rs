@@ -168,7 +168,7 @@ fn default_drawings_match_torchlens_node_by_node() {
                 let labels: Vec<String> = edge
                     .label
                     .iter()
-                    .filter(|t| t.emphasis)
+                    .filter(|t| t.size == tl_style::EdgeTextSize::Emphasis)
                     .map(|t| t.text.clone())
                     .collect();
                 (

@@ -8,7 +8,8 @@
 use std::fmt::Write;
 
 use tl_style::{
-    EdgeText, Fill, Legend, NodePicture, Row, StyledCluster, StyledEdge, StyledGraph, StyledNode,
+    EdgeText, EdgeTextSize, Fill, Legend, NodePicture, Row, StyledCluster, StyledEdge, StyledGraph,
+    StyledNode,
 };
 
 /// Id of the key node.
@@ -135,10 +136,12 @@ fn edge_text_html(texts: &[EdgeText]) -> String {
         .iter()
         .map(|t| {
             let text = escape_html(&t.text);
-            if t.emphasis {
-                format!("<FONT POINT-SIZE=\"18\"><B><U>{text}</U></B></FONT>")
-            } else {
-                format!("<FONT POINT-SIZE=\"8\">{text}</FONT>")
+            match t.size {
+                EdgeTextSize::Emphasis => {
+                    format!("<FONT POINT-SIZE=\"18\"><B><U>{text}</U></B></FONT>")
+                }
+                EdgeTextSize::Word => format!("<FONT POINT-SIZE=\"12\">{text}</FONT>"),
+                EdgeTextSize::Note => format!("<FONT POINT-SIZE=\"8\">{text}</FONT>"),
             }
         })
         .collect();

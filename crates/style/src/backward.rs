@@ -164,7 +164,7 @@ pub(crate) fn backward_parts(
                 label: if edge.accumulates {
                     vec![EdgeText {
                         text: "accum".to_owned(),
-                        emphasis: false,
+                        size: EdgeTextSize::Word,
                     }]
                 } else {
                     Vec::new()

@@ -1315,7 +1315,7 @@ fn styled_edge(
     if show_shapes {
         label.extend(edge_shapes(trace, edge).map(|text| EdgeText {
             text,
-            emphasis: false,
+            size: EdgeTextSize::Note,
         }));
     }
     for &(parent, child) in &edge.pairs {
@@ -1327,13 +1327,13 @@ fn styled_edge(
         {
             label.push(EdgeText {
                 text: "IF".to_owned(),
-                emphasis: true,
+                size: EdgeTextSize::Emphasis,
             });
         }
         if let Some(arm) = arm_label(index, parent_op, &child_op.label) {
             label.push(EdgeText {
                 text: arm,
-                emphasis: true,
+                size: EdgeTextSize::Emphasis,
             });
         }
     }
@@ -1350,7 +1350,7 @@ fn styled_edge(
             if drawn_parents >= MIDPOINT_LABEL_PARENTS {
                 label.extend(slots.into_iter().map(|text| EdgeText {
                     text,
-                    emphasis: false,
+                    size: EdgeTextSize::Note,
                 }));
             } else {
                 head_label = slots;
@@ -1372,7 +1372,7 @@ fn styled_edge(
                 for text in into.into_iter().chain(out) {
                     label.push(EdgeText {
                         text,
-                        emphasis: false,
+                        size: EdgeTextSize::Note,
                     });
                 }
             } else {
@@ -1382,7 +1382,7 @@ fn styled_edge(
         }
         None if edge.pairs.len() > 1 => label.push(EdgeText {
             text: format!("x{}", edge.pairs.len()),
-            emphasis: false,
+            size: EdgeTextSize::Note,
         }),
         None => {}
     }

@@ -159,13 +159,24 @@ impl StyledNode {
     }
 }
 
+/// How a piece of arrow text is set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EdgeTextSize {
+    /// Small annotation (8 pt): argument positions, `xN`, pass labels, shapes.
+    Note,
+    /// A word that names the arrow (12 pt): the backward `accum`.
+    Word,
+    /// Large, bold and underlined (18 pt): `IF`, `THEN`.
+    Emphasis,
+}
+
 /// A piece of text on an arrow.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EdgeText {
     /// The text.
     pub text: String,
-    /// Large, bold and underlined (`IF`, `THEN`), else small annotation text.
-    pub emphasis: bool,
+    /// How it is set.
+    pub size: EdgeTextSize,
 }
 
 /// A drawn arrow.
