@@ -50,8 +50,16 @@ pub fn rolled_graph(
     trace: &Trace,
     options: &VisibilityOptions,
 ) -> Result<(VisibleGraph, Vec<PassLabels>), VisibilityError> {
-    let index = TraceIndex::new(trace);
-    let hidden = hidden_ops(&index, options.buffers);
+    rolled_graph_with(&TraceIndex::new(trace), options)
+}
+
+/// [`rolled_graph`] over an existing index (shared with the planner).
+pub fn rolled_graph_with(
+    index: &TraceIndex<'_>,
+    options: &VisibilityOptions,
+) -> Result<(VisibleGraph, Vec<PassLabels>), VisibilityError> {
+    let trace = index.trace;
+    let hidden = hidden_ops(index, options.buffers);
     let inside = match &options.focus {
         Some(address) => Some(crate::focus_members(trace, &index.tree, address)?),
         None => None,
@@ -254,7 +262,7 @@ pub fn rolled_graph(
 
     let clusters = assign_clusters(&mut nodes, &chains, trace.module_calls.len());
     // Every dataflow pair between two layers, so the pass labels can be read off them.
-    let mut edges = merge_edges(&index, &node_of_op, true);
+    let mut edges = merge_edges(index, &node_of_op, true);
     // A layer may feed its own next pass; what runs inside a box stays inside it.
     edges
         .retain(|edge| edge.from != edge.to || matches!(nodes[edge.from].kind, NodeKind::Layer(_)));
@@ -306,7 +314,8 @@ pub fn rolled_graph(
 /// passes that reach one another through the dataflow (stopping at the next pass of the
 /// same layer) form one group. Returns the groups as call indices of that module, or `None`
 /// when there is a single group.
-pub fn call_groups(trace: &Trace, passes: &[usize]) -> Option<Vec<Vec<u32>>> {
+pub fn call_groups(index: &TraceIndex<'_>, passes: &[usize]) -> Option<Vec<Vec<u32>>> {
+    let trace = index.trace;
     if passes.len() < 2 {
         return None;
     }
@@ -339,7 +348,6 @@ pub fn call_groups(trace: &Trace, passes: &[usize]) -> Option<Vec<Vec<u32>>> {
             .and_then(|m| m.rsplit_once(':'))
             .and_then(|(_, index)| index.parse::<u32>().ok())
     };
-    let index = TraceIndex::new(trace);
     let layer = &trace.ops[passes[0]].layer_label;
     // Union-find over passes: pass i reaches pass j along the forward dataflow.
     let mut group: Vec<usize> = (0..passes.len()).collect();

@@ -180,8 +180,8 @@ pub(crate) fn key_entries(trace: &Trace, interventions: bool, theme: &Theme) -> 
 
 /// Ops downstream of an edit (the sites included): everything whose value the edits could
 /// have changed.
-pub fn cone(trace: &Trace) -> BTreeSet<usize> {
-    let index = tl_collapse::TraceIndex::new(trace);
+pub fn cone(index: &tl_collapse::TraceIndex<'_>) -> BTreeSet<usize> {
+    let trace = index.trace;
     let mut reached = BTreeSet::new();
     let mut stack: Vec<usize> = trace
         .ops

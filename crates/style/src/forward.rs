@@ -171,6 +171,8 @@ pub fn style_forward(
     theme: &Theme,
 ) -> StyledGraph {
     let index = Index::new(trace);
+    // Call groups of rolled layers follow the dataflow by index, built once per drawing.
+    let rolled_index = pass_labels.map(|_| tl_collapse::TraceIndex::new(trace));
     let mut used = Used::default();
     let mut nodes: Vec<StyledNode> = visible
         .nodes
@@ -186,7 +188,10 @@ pub fn style_forward(
                 stub_node(&index, *op, *side, pass_labels.is_some(), theme, &mut used)
             }
             NodeKind::Layer(passes) => {
-                layer_node(&index, visible, passes, options, theme, &mut used)
+                let rolled = rolled_index
+                    .as_ref()
+                    .expect("layers come from rolled drawings");
+                layer_node(&index, rolled, visible, passes, options, theme, &mut used)
             }
             NodeKind::OpSegment(ops) => op_segment_node(&index, ops, theme, &mut used),
         })
@@ -1132,6 +1137,7 @@ fn stub_node(
 /// A rolled layer: its first pass's node, retitled and readdressed for all its passes.
 fn layer_node(
     index: &Index<'_>,
+    rolled_index: &tl_collapse::TraceIndex<'_>,
     visible: &VisibleGraph,
     passes: &[usize],
     options: &StyleOptions,
@@ -1145,7 +1151,7 @@ fn layer_node(
     let rectangle = passes
         .iter()
         .any(|&p| is_module_rectangle(index, visible, p, options.buffers));
-    let groups = rolled::call_groups(trace, passes).map(|groups| {
+    let groups = rolled::call_groups(rolled_index, passes).map(|groups| {
         groups
             .iter()
             .map(|g| format::compact_ranges(g))

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use tl_collapse::backward::backward_view;
 use tl_collapse::folds::repeat_runs;
-use tl_collapse::rolled::rolled_graph;
+use tl_collapse::rolled::rolled_graph_with;
 use tl_collapse::schedule::{readable_band, Schedule};
 use tl_collapse::{hidden_ops, visible_graph_with, NodeKind, Plan, TraceIndex, VisibilityOptions};
 use tl_render_cairo::xdot::image_placements;
@@ -261,7 +261,7 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
         |error: tl_collapse::VisibilityError| DrawError::invalid(error.code(), error.to_string());
     let (visible, pass_labels) = if options.rolled {
         // The plan is chosen on the unrolled graph and applied per module address.
-        let (visible, labels) = rolled_graph(trace, &visibility).map_err(refused)?;
+        let (visible, labels) = rolled_graph_with(&index, &visibility).map_err(refused)?;
         (visible, Some(labels))
     } else {
         let hidden = hidden_ops(&index, options.show_buffers);
@@ -342,7 +342,7 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
     }
     place_pictures(&mut styled)?;
     let cone = (options.show_cone && options.graph != GraphKind::Backward)
-        .then(|| cone_shading(trace, &visible, &styled, &theme));
+        .then(|| cone_shading(&index, &visible, &styled, &theme));
     Ok(Drawing {
         dot: tl_dot_emit::emit(&styled),
         census: style.interventions.then(|| tl_style::edits::census(trace)),
@@ -356,12 +356,12 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
 
 /// The nodes and arrows downstream of an edit, in translucent intervention colour.
 fn cone_shading(
-    trace: &Trace,
+    index: &TraceIndex<'_>,
     visible: &tl_collapse::VisibleGraph,
     styled: &StyledGraph,
     theme: &tl_style::Theme,
 ) -> Shading {
-    let cone = tl_style::edits::cone(trace);
+    let cone = tl_style::edits::cone(index);
     let id = |node: usize| styled.nodes[node].id.clone();
     let drawn: std::collections::BTreeSet<usize> = cone
         .iter()
