@@ -25,6 +25,11 @@ use std::process::{Command, ExitCode};
 
 use tl_trace_model::Document;
 
+// The same allocator as the `tl-draw` program, so in-process timings (`time-draws`) measure
+// what the program does.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 type Result<T> = std::result::Result<T, String>;
 
 /// Debian packages the build, the renderer and the reference drawings need.

@@ -51,9 +51,11 @@ const MIN_NODES: usize = 3;
 /// Containers whose box says little about the model.
 const GENERIC: [&str; 4] = ["Sequential", "ModuleList", "ModuleDict", "ParameterList"];
 
-/// Readable size: 25 nodes for traces of more than 100 operations, else 40.
-pub fn readable_band(num_ops: u64) -> usize {
-    if num_ops > 100 {
+/// Readable size: 25 nodes for traces of more than 100 recorded tensors, else 40. As in
+/// TorchLens 2.36.1, every record counts (inputs, outputs and buffer versions too): ResNet-18
+/// has 69 operations but 151 records, so its band is 25.
+pub fn readable_band(trace: &Trace) -> usize {
+    if trace.ops.len() > 100 {
         25
     } else {
         40

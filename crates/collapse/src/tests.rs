@@ -249,10 +249,7 @@ fn stack8_schedule_has_the_guide_numbers() {
         ]]
     );
     assert_eq!(max.plan.boxes, ["blocks.6", "blocks.7"]);
-    assert_eq!(
-        schedule.auto(readable_band(trace.summary.num_ops)).visible,
-        38
-    );
+    assert_eq!(schedule.auto(readable_band(&trace)).visible, 38);
     let levels: Vec<f64> = schedule.steps.iter().map(|s| s.t).collect();
     assert!(levels.windows(2).all(|w| w[0] < w[1]), "{levels:?}");
     assert!((schedule.steps[4].t - 0.200668).abs() < 1e-3);
@@ -263,7 +260,7 @@ fn stack40_auto_is_one_blocks_box_with_a_double_arrow() {
     let trace = fixture("stack40");
     let schedule = Schedule::build(&trace, BufferVisibility::Meaningful);
     assert_eq!(counts(&schedule), [204, 5]);
-    let auto = schedule.auto(readable_band(trace.summary.num_ops));
+    let auto = schedule.auto(readable_band(&trace));
     assert_eq!(auto.plan.boxes, ["blocks"]);
     let graph = visible_graph(
         &trace,
@@ -292,12 +289,28 @@ fn stack40_auto_is_one_blocks_box_with_a_double_arrow() {
 }
 
 #[test]
+fn the_readable_band_counts_every_record_as_torchlens_does() {
+    // ResNet-18: 69 operations but 151 records (buffer versions, input, output), so the band
+    // is 25 and auto draws the 13-node stop with all four layers boxed, as TorchLens 2.36.1
+    // does; counting operations alone would give 40 and the 26-node stop.
+    let trace = fixture("resnet18");
+    assert_eq!(trace.summary.num_ops, 69);
+    assert_eq!(readable_band(&trace), 25);
+    let schedule = Schedule::build(&trace, BufferVisibility::Meaningful);
+    let auto = schedule.auto(readable_band(&trace));
+    assert_eq!(auto.visible, 13);
+    let mut boxes = auto.plan.boxes.clone();
+    boxes.sort();
+    assert_eq!(boxes, ["layer1", "layer2", "layer3", "layer4"]);
+}
+
+#[test]
 fn small_models_stay_whole_at_auto() {
     for name in ["convnet", "branch_true", "recurrent"] {
         let trace = fixture(name);
         let schedule = Schedule::build(&trace, BufferVisibility::Meaningful);
         assert_eq!(
-            schedule.auto(readable_band(trace.summary.num_ops)).visible,
+            schedule.auto(readable_band(&trace)).visible,
             schedule.none().visible,
             "{name}"
         );

@@ -200,7 +200,7 @@ proptest! {
         for level in [0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0] {
             prop_assert!(schedule.at(level).visible >= schedule.at((level + 0.1_f64).min(1.0)).visible);
         }
-        let band = readable_band(trace.summary.num_ops);
+        let band = readable_band(&trace);
         if steps.iter().any(|s| s.visible <= band) {
             prop_assert!(schedule.auto(band).visible <= band);
         }

@@ -335,7 +335,7 @@ fn schedule(trace: &Path, show_buffers: &str) -> Result<String, DrawError> {
     let buffers = parse_show_buffers(show_buffers)?;
     let trace = Trace::load(trace)?;
     let schedule = crate::Schedule::build(&trace, buffers);
-    let band = crate::readable_band(trace.summary.num_ops);
+    let band = crate::readable_band(&trace);
     let auto = schedule.auto(band).t;
     let mut text = format!(
         "{}: collapse schedule (auto picks t={auto}, readable band {band} nodes)\n",

@@ -386,10 +386,7 @@ fn cone_shading(
 /// depth rule.
 fn plan_for(trace: &Trace, options: &DrawOptions, schedule: Option<&Schedule>) -> Option<Plan> {
     let mut plan = match (options.collapse, schedule) {
-        (Collapse::Auto, Some(schedule)) => schedule
-            .auto(readable_band(trace.summary.num_ops))
-            .plan
-            .clone(),
+        (Collapse::Auto, Some(schedule)) => schedule.auto(readable_band(trace)).plan.clone(),
         (Collapse::Max, Some(schedule)) => schedule.max().plan.clone(),
         (Collapse::Level(level), Some(schedule)) => schedule.at(level).plan.clone(),
         _ => Plan::default(),

@@ -393,3 +393,20 @@ fn documents_are_told_apart_by_their_format_field_not_their_layout() {
     ));
     assert_eq!(tl_trace_model::format_of("[1]"), None);
 }
+
+#[test]
+fn long_record_lists_load_in_order_and_name_a_bad_field_deep_inside() {
+    // More than one 4,096-record chunk of ops and of module calls.
+    let trace = tl_trace_model::synthetic::transformer_of_size(9_000);
+    assert!(trace.ops.len() > 2 * 4096 && trace.module_calls.len() > 4096);
+    let text = trace.to_json();
+    assert_eq!(Trace::from_json(&text).unwrap(), trace);
+
+    let mut document: Value = serde_json::from_str(&text).unwrap();
+    document["ops"][8500]["shape"] = json!("wide");
+    assert_error(
+        &load(&document),
+        "trace_field_invalid",
+        &["`ops[8500].shape`", "expected a sequence"],
+    );
+}
