@@ -15,6 +15,7 @@
 
 pub mod builder;
 mod error;
+mod halves;
 mod records;
 pub mod synthetic;
 mod validate;
@@ -99,13 +100,22 @@ fn check_envelope(text: &str, expected: &'static str) -> Result<(), TraceError> 
 }
 
 /// A document that states its format and version.
-trait Versioned {
+trait Versioned: DeserializeOwned {
     fn format_and_version(&self) -> (&str, u32);
+
+    /// The document, when `text` is a well-formed document (no error detail).
+    fn parse_well_formed(text: &str) -> Option<Self> {
+        serde_json::from_str(text).ok()
+    }
 }
 
 impl Versioned for Trace {
     fn format_and_version(&self) -> (&str, u32) {
         (&self.format, self.version)
+    }
+
+    fn parse_well_formed(text: &str) -> Option<Self> {
+        halves::parse_in_halves(text).or_else(|| serde_json::from_str(text).ok())
     }
 }
 
@@ -116,20 +126,17 @@ impl Versioned for Bundle {
 }
 
 /// The document, when `text` is a well-formed document of format `expected` and the current
-/// version (one pass, no error detail).
-fn parse_fast<T: DeserializeOwned + Versioned>(text: &str, expected: &str) -> Option<T> {
-    serde_json::from_str::<T>(text)
-        .ok()
+/// version (parsed once, no error detail).
+fn parse_fast<T: Versioned>(text: &str, expected: &str) -> Option<T> {
+    T::parse_well_formed(text)
         .filter(|document| document.format_and_version() == (expected, FORMAT_VERSION))
 }
 
 /// Parses a document of format `expected`. A well-formed file of the right format and
-/// version parses in one pass; anything else is parsed again carefully, to name the problem
+/// version is parsed once (a large canonical trace on two threads, `halves`); anything else
+/// is parsed again carefully, to name the problem
 /// (format, version, syntax position, or the JSON path of the bad field).
-fn parse_typed<T: DeserializeOwned + Versioned>(
-    text: &str,
-    expected: &'static str,
-) -> Result<T, TraceError> {
+fn parse_typed<T: Versioned>(text: &str, expected: &'static str) -> Result<T, TraceError> {
     if let Some(document) = parse_fast(text, expected) {
         return Ok(document);
     }

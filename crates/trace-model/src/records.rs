@@ -58,7 +58,7 @@ pub struct Trace {
 /// Reads a long JSON list of large records in chunks, then moves each record once into a
 /// vector of the exact length: a vector grown by doubling copies every 800-byte op record
 /// at each doubling, a fifth of the time of loading 100,000 ops.
-fn records_in_chunks<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
+pub(crate) fn records_in_chunks<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
 where
     D: serde::Deserializer<'de>,
     T: Deserialize<'de>,
