@@ -516,6 +516,29 @@ pub fn visible_graph_with(
         }
     }
 
+    // A box and the ops surfaced beside it stay together in the boxed call's cluster, as in
+    // TorchLens 2.36.1 (`@blocks.0 (Block)` around the box and the block's residual add).
+    for (position, node) in nodes.iter().enumerate() {
+        let NodeKind::ModuleBox(ModuleBox {
+            call: Some(call),
+            surfaced,
+            ..
+        }) = &node.kind
+        else {
+            continue;
+        };
+        for &op in surfaced {
+            let stack = index.stack(op);
+            if let (Some(at), Some(drawn)) = (stack.iter().position(|c| c == call), node_of_op[op])
+            {
+                chains[drawn] = stack[..=at].to_vec();
+                if chains[position].last() != Some(call) {
+                    chains[position].push(*call);
+                }
+            }
+        }
+    }
+
     // 3. Focus stubs: one per outside op that feeds, or reads from, the focused module.
     if let Some(inside) = &inside {
         add_stubs(

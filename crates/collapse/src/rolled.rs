@@ -259,6 +259,16 @@ pub fn rolled_graph_with(
             }
         }
     }
+    // A box shares its module's cluster with the layers surfaced beside it, as unrolled.
+    for (position, node) in nodes.iter().enumerate() {
+        if let NodeKind::ModuleBox(b) = &node.kind {
+            if let (false, Some(&call)) =
+                (b.surfaced.is_empty(), first_call_of.get(b.address.as_str()))
+            {
+                chains[position].push(call);
+            }
+        }
+    }
 
     let clusters = assign_clusters(&mut nodes, &chains, trace.module_calls.len());
     // Every dataflow pair between two layers, so the pass labels can be read off them.

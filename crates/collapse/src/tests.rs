@@ -144,7 +144,18 @@ fn depth_two_keeps_a_blocks_own_op_beside_its_box() {
         panic!("a box")
     };
     assert_eq!(first.surfaced.len(), 1, "relu_1_4 is drawn beside the box");
-    assert_eq!(cluster_calls(&trace, &graph), ["features:1"]);
+    // Each box shares its block's cluster with the op surfaced beside it (as TorchLens).
+    assert_eq!(
+        cluster_calls(&trace, &graph),
+        ["features:1", "features.0:1", "features.1:1"]
+    );
+    let cluster_of = |node: usize| graph.nodes[node].cluster.map(|c| graph.clusters[c].call);
+    assert_eq!(
+        cluster_of(1),
+        cluster_of(2),
+        "the box and relu_1_4 together"
+    );
+    assert_ne!(cluster_of(2), cluster_of(4));
 }
 
 #[test]
@@ -173,6 +184,22 @@ fn stack_at_depth_one_draws_each_residual_add_beside_its_box() {
         .map(|e| e.to)
         .collect();
     assert_eq!(targets, [2, 3]);
+    // Each box and its add share the block's cluster, rolled or not (as TorchLens).
+    let options = VisibilityOptions {
+        depth: 1,
+        ..VisibilityOptions::default()
+    };
+    let (rolled, _) = crate::rolled::rolled_graph(&trace, &options).unwrap();
+    for graph in [&graph, &rolled] {
+        assert_eq!(graph.clusters.len(), 8);
+        let (box_node, add) = (&graph.nodes[2], &graph.nodes[3]);
+        assert!(box_node.cluster.is_some());
+        assert_eq!(box_node.cluster, add.cluster);
+        assert_eq!(
+            trace.module_calls[graph.clusters[box_node.cluster.unwrap()].call].label,
+            "blocks.0:1"
+        );
+    }
 }
 
 #[test]
