@@ -1,17 +1,16 @@
 //! Parsing a large trace on two threads. Building the op records is most of loading (a
 //! 100,000-op trace is 160 MiB of JSON); the ops list is cut in two at a line break between
-//! two ops near the middle of the file, and each half is parsed on its own thread.
+//! two ops near the middle of the file, and each half is parsed on its own thread: the first
+//! as a trace closed after the cut (a copy), the second op by op where it lies.
 //!
 //! The cut relies on the canonical layout (two-space indentation, `ops` the last field),
 //! which the adapter and `save` both write. It is safe on any text: a JSON string cannot
 //! hold a raw line break, so the cut falls between tokens, and the two halves parse only
-//! when the cut lies between two elements of the root's last list; that list must then be
-//! `ops`, since the second half must parse as op records. Anything else returns `None` and
+//! when the cut lies between two elements of the root's last list and the rest of that list
+//! is op records up to the closing; the list must then be `ops`. Anything else returns `None` and
 //! the caller parses the text in one pass.
 
-use serde::Deserialize;
-
-use crate::records::{records_in_chunks, OpRecord, Trace};
+use crate::records::{Chunks, OpRecord, Trace};
 
 /// Smaller texts parse faster in one pass than two threads can start.
 const MIN_BYTES: usize = 4 << 20;
@@ -21,12 +20,19 @@ const BETWEEN_OPS: &str = "\n    },\n    {";
 /// The end of a canonical trace: the ops list closes, then the root object.
 const CLOSING: &str = "\n  ]\n}";
 
-/// The rest of the ops list, as a list of its own.
-#[derive(Deserialize)]
-#[serde(transparent)]
-struct OpList {
-    #[serde(deserialize_with = "records_in_chunks")]
-    ops: Vec<OpRecord>,
+/// The op records of `list`, the elements of a JSON list without its brackets, read where
+/// they lie (the list is not copied).
+fn op_records(mut list: &str) -> Option<Chunks<OpRecord>> {
+    let mut ops = Chunks::new();
+    loop {
+        let mut records = serde_json::Deserializer::from_str(list).into_iter::<OpRecord>();
+        ops.push(records.next()?.ok()?);
+        list = list[records.byte_offset()..].trim_start();
+        match list.strip_prefix(',') {
+            Some(rest) => list = rest,
+            None => return list.is_empty().then_some(ops),
+        }
+    }
 }
 
 /// The trace in `text`, parsed on two threads, or `None` when the text is small, not in
@@ -47,20 +53,13 @@ pub(crate) fn parse_in_halves(text: &str) -> Option<Trace> {
     let first_end = cut + BETWEEN_OPS.find('}')? + 1;
     let second_start = cut + BETWEEN_OPS.len() - 1;
     std::thread::scope(|scope| {
-        let second = scope.spawn(|| {
-            let mut list = String::with_capacity(list_end + 4 - second_start);
-            list.push('[');
-            list.push_str(&text[second_start..list_end]);
-            list.push_str("\n  ]");
-            serde_json::from_str::<OpList>(&list).ok()
-        });
+        let second = scope.spawn(|| op_records(&text[second_start..list_end]));
+        // The first half is closed like a whole trace (a copy: the text cannot be extended).
         let mut head = String::with_capacity(first_end + CLOSING.len());
         head.push_str(&text[..first_end]);
         head.push_str(CLOSING);
         let mut trace = serde_json::from_str::<Trace>(&head).ok()?;
-        let rest = second.join().ok()??.ops;
-        trace.ops.reserve_exact(rest.len());
-        trace.ops.extend(rest);
+        second.join().ok()??.append_to(&mut trace.ops);
         Some(trace)
     })
 }

@@ -9,7 +9,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use petgraph::graph::DiGraph;
 
 use crate::error::TraceError;
-use crate::records::{Bundle, OpKind, OpRecord, Trace};
+use crate::records::{Bundle, OpKind, Trace};
 
 type Result<T> = std::result::Result<T, TraceError>;
 
@@ -33,21 +33,21 @@ fn unique_index<'a>(
     Ok(index)
 }
 
-fn require<T>(
+/// What `name` resolves to in `index`, or the dangling-reference error at `path`.
+fn require<T: Copy>(
     index: &HashMap<&str, T>,
     name: &str,
     path: impl FnOnce() -> String,
     what: &'static str,
-) -> Result<()> {
-    if index.contains_key(name) {
-        Ok(())
-    } else {
-        Err(TraceError::DanglingReference {
+) -> Result<T> {
+    index
+        .get(name)
+        .copied()
+        .ok_or_else(|| TraceError::DanglingReference {
             path: path(),
             what,
             name: name.to_owned(),
         })
-    }
 }
 
 /// `path` is only built for the error (validation runs over every record).
@@ -65,26 +65,38 @@ fn check_count(path: impl FnOnce() -> String, recorded: u64, computed: u64) -> R
 
 /// Validates one trace; `prefix` is prepended to every JSON path.
 pub(crate) fn validate_trace(trace: &Trace, prefix: &str) -> Result<()> {
-    let ops = unique_index(
-        trace.ops.iter().map(|op| op.label.as_str()),
-        |i| format!("{prefix}ops[{i}].label"),
-        "op label",
-    )?;
-    let modules = unique_index(
-        trace.modules.iter().map(|m| m.address.as_str()),
-        |i| format!("{prefix}modules[{i}].address"),
-        "module address",
-    )?;
-    let calls = unique_index(
-        trace.module_calls.iter().map(|c| c.label.as_str()),
-        |i| format!("{prefix}module_calls[{i}].label"),
-        "module call label",
-    )?;
-    let params = unique_index(
-        trace.params.iter().map(|p| p.address.as_str()),
-        |i| format!("{prefix}params[{i}].address"),
-        "parameter address",
-    )?;
+    // The op labels on this thread, the other names on a second one.
+    let (ops, others) = std::thread::scope(|scope| {
+        let others = scope.spawn(|| {
+            let modules = unique_index(
+                trace.modules.iter().map(|m| m.address.as_str()),
+                |i| format!("{prefix}modules[{i}].address"),
+                "module address",
+            )?;
+            let calls = unique_index(
+                trace.module_calls.iter().map(|c| c.label.as_str()),
+                |i| format!("{prefix}module_calls[{i}].label"),
+                "module call label",
+            )?;
+            let params = unique_index(
+                trace.params.iter().map(|p| p.address.as_str()),
+                |i| format!("{prefix}params[{i}].address"),
+                "parameter address",
+            )?;
+            Ok((modules, calls, params))
+        });
+        let ops = unique_index(
+            trace.ops.iter().map(|op| op.label.as_str()),
+            |i| format!("{prefix}ops[{i}].label"),
+            "op label",
+        );
+        let others = others
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (ops, others)
+    });
+    let ops = ops?;
+    let (modules, calls, params) = others?;
     let conditionals: HashMap<u32, ()> = trace.conditionals.iter().map(|c| (c.id, ())).collect();
 
     // The module records and the op records are checked on two threads (large traces
@@ -228,6 +240,9 @@ fn validate_ops(
     params: &HashMap<&str, usize>,
     conditionals: &HashMap<u32, ()>,
 ) -> Result<()> {
+    // (parent, child) index pairs as the parents lists and as the children lists say.
+    let mut by_parents: Vec<(usize, usize)> = Vec::with_capacity(trace.ops.len());
+    let mut by_children: Vec<(usize, usize)> = Vec::with_capacity(trace.ops.len());
     for (i, op) in trace.ops.iter().enumerate() {
         let here = |field: &str| format!("{prefix}ops[{i}].{field}");
         if op.pass_index == 0 || op.pass_index > op.num_passes {
@@ -251,10 +266,12 @@ fn validate_ops(
             });
         }
         for (p, parent) in op.parents.iter().enumerate() {
-            require(ops, parent, || here(&format!("parents[{p}]")), "op")?;
+            let parent = require(ops, parent, || here(&format!("parents[{p}]")), "op")?;
+            by_parents.push((parent, i));
         }
         for (c, child) in op.children.iter().enumerate() {
-            require(ops, child, || here(&format!("children[{c}]")), "op")?;
+            let child = require(ops, child, || here(&format!("children[{c}]")), "op")?;
+            by_children.push((i, child));
         }
         for (s, slot) in op.arg_slots.iter().enumerate() {
             let path = || here(&format!("arg_slots[{s}]"));
@@ -337,36 +354,22 @@ fn validate_ops(
             }
         }
     }
-    validate_symmetry(trace, prefix, ops)
+    validate_symmetry(trace, prefix, by_children, by_parents)
 }
 
 /// Parents and children are two views of the same edges; they must agree. Compared as
-/// sorted index pairs, so an op read by thousands of others (a shared mask) costs no more
-/// than its edges.
-fn validate_symmetry(trace: &Trace, prefix: &str, ops: &HashMap<&str, usize>) -> Result<()> {
-    let pairs = |listed: fn(&OpRecord) -> &Vec<String>, reversed: bool| {
-        let mut pairs: Vec<(usize, usize)> = trace
-            .ops
-            .iter()
-            .enumerate()
-            .flat_map(|(i, op)| {
-                listed(op).iter().map(move |other| {
-                    let other = ops[other.as_str()];
-                    if reversed {
-                        (other, i)
-                    } else {
-                        (i, other)
-                    }
-                })
-            })
-            .collect();
+/// sorted (parent, child) index pairs, so an op read by thousands of others (a shared mask)
+/// costs no more than its edges.
+fn validate_symmetry(
+    trace: &Trace,
+    prefix: &str,
+    mut by_children: Vec<(usize, usize)>,
+    mut by_parents: Vec<(usize, usize)>,
+) -> Result<()> {
+    for pairs in [&mut by_children, &mut by_parents] {
         pairs.sort_unstable();
         pairs.dedup();
-        pairs
-    };
-    // (parent, child) as the children lists and as the parents lists say.
-    let by_children = pairs(|op| &op.children, false);
-    let by_parents = pairs(|op| &op.parents, true);
+    }
     // Report the disagreement at the earliest op, its parents before its children.
     let missing_child = by_parents
         .iter()
