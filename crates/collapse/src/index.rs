@@ -70,10 +70,15 @@ fn dataflow(trace: &Trace) -> (FxHashMap<&str, usize>, Lists) {
             .enumerate()
             .map(|(i, op)| (op.label.as_str(), i)),
     );
-    let parents = Lists::build(trace.ops.iter().map(|op| {
+    let parents = Lists::build(trace.ops.iter().enumerate().map(|(i, op)| {
         let mut seen: Vec<usize> = Vec::with_capacity(op.parents.len());
         for label in &op.parents {
-            let parent = ops_by_label[label.as_str()];
+            // Most ops read the op just before them: comparing with a record still in cache
+            // is cheaper than hashing the label.
+            let parent = match i.checked_sub(1) {
+                Some(previous) if trace.ops[previous].label == *label => previous,
+                _ => ops_by_label[label.as_str()],
+            };
             if !seen.contains(&parent) {
                 seen.push(parent);
             }
@@ -94,12 +99,27 @@ fn call_stacks(trace: &Trace) -> Lists {
             .enumerate()
             .map(|(i, call)| (call.label.as_str(), i)),
     );
-    Lists::build(
-        trace
-            .ops
-            .iter()
-            .map(|op| op.modules.iter().map(|label| calls[label.as_str()])),
-    )
+    let mut stacks = Lists {
+        starts: Vec::with_capacity(trace.ops.len() + 1),
+        items: Vec::with_capacity(trace.ops.len() * 4),
+    };
+    stacks.starts.push(0);
+    // Consecutive ops mostly ran inside the same calls: compare each label with the one the
+    // previous op has at the same depth (in cache) before hashing it.
+    let mut previous: (&[String], usize) = (&[], 0);
+    for op in &trace.ops {
+        let start = stacks.items.len();
+        for (depth, label) in op.modules.iter().enumerate() {
+            let call = match previous.0.get(depth) {
+                Some(same) if same == label => stacks.items[previous.1 + depth],
+                _ => calls[label.as_str()],
+            };
+            stacks.items.push(call);
+        }
+        stacks.starts.push(stacks.items.len());
+        previous = (&op.modules, start);
+    }
+    stacks
 }
 
 /// Lookups over one validated trace.

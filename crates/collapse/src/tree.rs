@@ -74,13 +74,23 @@ impl<'t> ModuleTree<'t> {
         }
         let path_of: Vec<Range<usize>> =
             path_of.into_iter().map(Option::unwrap_or_default).collect();
+        // Consecutive ops mostly share their innermost call: compare with the previous op's
+        // (in cache) before hashing.
+        let mut previous: Option<(&str, Option<ModuleId>)> = None;
         let innermost: Vec<Option<ModuleId>> = trace
             .ops
             .iter()
             .map(|op| {
-                let label = op.modules.last()?;
-                let address = label.rsplit_once(':').map_or(label.as_str(), |(a, _)| a);
-                id_of.get(address).copied()
+                let label = op.modules.last()?.as_str();
+                let id = match previous {
+                    Some((same, id)) if same == label => id,
+                    _ => {
+                        let address = label.rsplit_once(':').map_or(label, |(a, _)| a);
+                        id_of.get(address).copied()
+                    }
+                };
+                previous = Some((label, id));
+                id
             })
             .collect();
         let mut tree = ModuleTree {

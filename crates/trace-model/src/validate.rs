@@ -265,12 +265,23 @@ fn validate_ops(
                 ),
             });
         }
+        // Most ops read the op just before them and feed the one just after: comparing with
+        // a neighbour (in cache) is cheaper than hashing the label.
+        let neighbour = |at: Option<usize>, label: &String| {
+            at.filter(|&j| trace.ops.get(j).is_some_and(|other| other.label == *label))
+        };
         for (p, parent) in op.parents.iter().enumerate() {
-            let parent = require(ops, parent, || here(&format!("parents[{p}]")), "op")?;
+            let parent = match neighbour(i.checked_sub(1), parent) {
+                Some(previous) => previous,
+                None => require(ops, parent, || here(&format!("parents[{p}]")), "op")?,
+            };
             by_parents.push((parent, i));
         }
         for (c, child) in op.children.iter().enumerate() {
-            let child = require(ops, child, || here(&format!("children[{c}]")), "op")?;
+            let child = match neighbour(Some(i + 1), child) {
+                Some(next) => next,
+                None => require(ops, child, || here(&format!("children[{c}]")), "op")?,
+            };
             by_children.push((i, child));
         }
         for (s, slot) in op.arg_slots.iter().enumerate() {
@@ -291,13 +302,17 @@ fn validate_ops(
                 });
             }
         }
+        // Consecutive ops mostly ran inside the same calls, already checked.
+        let previous_calls = i.checked_sub(1).map_or(&[][..], |j| &trace.ops[j].modules);
         for (m, call) in op.modules.iter().enumerate() {
-            require(
-                calls,
-                call,
-                || here(&format!("modules[{m}]")),
-                "module call",
-            )?;
+            if previous_calls.get(m) != Some(call) {
+                require(
+                    calls,
+                    call,
+                    || here(&format!("modules[{m}]")),
+                    "module call",
+                )?;
+            }
         }
         for (m, call) in op.output_of_calls.iter().enumerate() {
             require(
