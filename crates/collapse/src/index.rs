@@ -61,15 +61,7 @@ impl Lists {
 /// Op labels to indices, and each op's distinct parents (first occurrence kept: an op may
 /// read one tensor twice).
 fn dataflow(trace: &Trace) -> (FxHashMap<&str, usize>, Lists) {
-    let mut ops_by_label: FxHashMap<&str, usize> =
-        FxHashMap::with_capacity_and_hasher(trace.ops.len(), Default::default());
-    ops_by_label.extend(
-        trace
-            .ops
-            .iter()
-            .enumerate()
-            .map(|(i, op)| (op.label.as_str(), i)),
-    );
+    let ops_by_label = positions(trace.ops.iter().map(|op| op.label.as_str()));
     let parents = Lists::build(trace.ops.iter().enumerate().map(|(i, op)| {
         let mut seen: Vec<usize> = Vec::with_capacity(op.parents.len());
         for label in &op.parents {
@@ -88,17 +80,16 @@ fn dataflow(trace: &Trace) -> (FxHashMap<&str, usize>, Lists) {
     (ops_by_label, parents)
 }
 
-/// Each op's calls, as indices into `trace.module_calls`.
-fn call_stacks(trace: &Trace) -> Lists {
-    let mut calls: FxHashMap<&str, usize> =
-        FxHashMap::with_capacity_and_hasher(trace.module_calls.len(), Default::default());
-    calls.extend(
-        trace
-            .module_calls
-            .iter()
-            .enumerate()
-            .map(|(i, call)| (call.label.as_str(), i)),
-    );
+/// `name -> position` over `names`.
+fn positions<'t>(names: impl ExactSizeIterator<Item = &'t str>) -> FxHashMap<&'t str, usize> {
+    let mut map = FxHashMap::with_capacity_and_hasher(names.len(), Default::default());
+    map.extend(names.enumerate().map(|(i, name)| (name, i)));
+    map
+}
+
+/// Call labels to indices, and each op's calls, as indices into `trace.module_calls`.
+fn call_stacks(trace: &Trace) -> (FxHashMap<&str, usize>, Lists) {
+    let calls = positions(trace.module_calls.iter().map(|call| call.label.as_str()));
     let mut stacks = Lists {
         starts: Vec::with_capacity(trace.ops.len() + 1),
         items: Vec::with_capacity(trace.ops.len() * 4),
@@ -119,10 +110,10 @@ fn call_stacks(trace: &Trace) -> Lists {
         stacks.starts.push(stacks.items.len());
         previous = (&op.modules, start);
     }
-    stacks
+    (calls, stacks)
 }
 
-/// Lookups over one validated trace.
+/// Lookups over one validated trace, shared by every stage of a drawing.
 #[derive(Debug, Clone)]
 pub struct TraceIndex<'t> {
     /// The trace.
@@ -130,6 +121,8 @@ pub struct TraceIndex<'t> {
     /// Its module tree.
     pub tree: ModuleTree<'t>,
     pub(crate) ops_by_label: FxHashMap<&'t str, usize>,
+    calls_by_label: FxHashMap<&'t str, usize>,
+    params_by_address: FxHashMap<&'t str, usize>,
     parents: Lists,
     children: Lists,
     stacks: Lists,
@@ -139,20 +132,24 @@ impl<'t> TraceIndex<'t> {
     /// Indexes `trace` (validated: every label it names exists).
     pub fn new(trace: &'t Trace) -> TraceIndex<'t> {
         // The module side and the dataflow side share nothing: build them on two threads.
-        let ((tree, stacks), (ops_by_label, parents)) = std::thread::scope(|scope| {
-            let modules = scope.spawn(|| (ModuleTree::new(trace), call_stacks(trace)));
-            let dataflow = dataflow(trace);
-            (
-                modules.join().expect("indexing modules does not panic"),
-                dataflow,
-            )
-        });
+        let ((tree, (calls_by_label, stacks)), (ops_by_label, parents, params_by_address)) =
+            std::thread::scope(|scope| {
+                let modules = scope.spawn(|| (ModuleTree::new(trace), call_stacks(trace)));
+                let (ops_by_label, parents) = dataflow(trace);
+                let params = positions(trace.params.iter().map(|p| p.address.as_str()));
+                (
+                    modules.join().expect("indexing modules does not panic"),
+                    (ops_by_label, parents, params),
+                )
+            });
         // Children are the inverse of parents (validation checks both lists agree).
         let children = parents.inverse(trace.ops.len());
         TraceIndex {
             trace,
             tree,
             ops_by_label,
+            calls_by_label,
+            params_by_address,
             parents,
             children,
             stacks,
@@ -177,5 +174,20 @@ impl<'t> TraceIndex<'t> {
     /// The index of the op labelled `label`.
     pub fn op(&self, label: &str) -> Option<usize> {
         self.ops_by_label.get(label).copied()
+    }
+
+    /// The index (into `trace.module_calls`) of the call labelled `label`.
+    pub fn call(&self, label: &str) -> Option<usize> {
+        self.calls_by_label.get(label).copied()
+    }
+
+    /// The index (into `trace.params`) of the parameter at `address`.
+    pub fn param(&self, address: &str) -> Option<usize> {
+        self.params_by_address.get(address).copied()
+    }
+
+    /// The index (into `trace.modules`) of the module at `address`.
+    pub fn module(&self, address: &str) -> Option<usize> {
+        self.tree.id(address).map(|id| id as usize)
     }
 }

@@ -268,13 +268,14 @@ pub fn style_backward(
 /// step, a dashed link from each forward operation to the step that differentiates it, and
 /// gradient arrows between forward operations whose gradients were both saved.
 pub fn style_combined(
-    trace: &Trace,
+    index: &tl_collapse::TraceIndex<'_>,
     visible: &VisibleGraph,
     view: &BackwardView,
     options: &StyleOptions,
     theme: &Theme,
 ) -> StyledGraph {
-    let mut graph = crate::forward::style_forward(trace, visible, None, options, theme);
+    let trace = index.trace;
+    let mut graph = crate::forward::style_forward(index, visible, None, options, theme);
     let first_node = graph.nodes.len();
     let parts = backward_parts(
         trace,

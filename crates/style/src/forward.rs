@@ -5,7 +5,8 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use tl_collapse::rolled::{self, PassLabels};
 use tl_collapse::{
-    BufferVisibility, FoldEllipsis, ModuleBox, NodeKind, Segment, StubSide, VisibleGraph,
+    BufferVisibility, FoldEllipsis, ModuleBox, NodeKind, Segment, StubSide, TraceIndex,
+    VisibleGraph,
 };
 use tl_trace_model::{ArmKind, ConditionKind, OpKind, OpRecord, ScalarValue, Trace};
 
@@ -23,20 +24,18 @@ const COMMUTATIVE: [&str; 4] = ["add", "mul", "eq", "ne"];
 /// From this many drawn parents on, argument labels move to the arrow's middle.
 const MIDPOINT_LABEL_PARENTS: usize = 4;
 
-/// Lookup tables over one trace, built once per drawing.
-struct Index<'t> {
+/// Lookups over one trace: the drawing's shared [`TraceIndex`], plus what only styling needs.
+struct Index<'i, 't> {
     trace: &'t Trace,
-    ops: HashMap<&'t str, usize>,
-    calls: HashMap<&'t str, usize>,
-    modules: HashMap<&'t str, usize>,
-    params: HashMap<&'t str, usize>,
+    shared: &'i TraceIndex<'t>,
     buffer_versions: HashMap<&'t str, u32>,
     /// Deepest module depth below the root, minus one (drawing-spec 2.10).
     deepest: u32,
 }
 
-impl<'t> Index<'t> {
-    fn new(trace: &'t Trace) -> Index<'t> {
+impl<'i, 't> Index<'i, 't> {
+    fn new(shared: &'i TraceIndex<'t>) -> Index<'i, 't> {
+        let trace = shared.trace;
         let mut buffer_versions = HashMap::default();
         for op in &trace.ops {
             if let Some(buffer) = &op.buffer {
@@ -46,30 +45,7 @@ impl<'t> Index<'t> {
         }
         Index {
             trace,
-            ops: trace
-                .ops
-                .iter()
-                .enumerate()
-                .map(|(i, op)| (op.label.as_str(), i))
-                .collect(),
-            calls: trace
-                .module_calls
-                .iter()
-                .enumerate()
-                .map(|(i, c)| (c.label.as_str(), i))
-                .collect(),
-            modules: trace
-                .modules
-                .iter()
-                .enumerate()
-                .map(|(i, m)| (m.address.as_str(), i))
-                .collect(),
-            params: trace
-                .params
-                .iter()
-                .enumerate()
-                .map(|(i, p)| (p.address.as_str(), i))
-                .collect(),
+            shared,
             buffer_versions,
             deepest: trace
                 .modules
@@ -81,12 +57,33 @@ impl<'t> Index<'t> {
         }
     }
 
+    // The trace is validated: every label it names resolves.
+    fn op_index(&self, label: &str) -> usize {
+        self.shared.op(label).expect("validated op label")
+    }
+
+    fn call(&self, label: &str) -> usize {
+        self.shared.call(label).expect("validated call label")
+    }
+
+    fn module(&self, address: &str) -> usize {
+        self.shared
+            .module(address)
+            .expect("validated module address")
+    }
+
+    fn param(&self, address: &str) -> usize {
+        self.shared
+            .param(address)
+            .expect("validated parameter address")
+    }
+
     fn op(&self, label: &str) -> &'t OpRecord {
-        &self.trace.ops[self.ops[label]]
+        &self.trace.ops[self.op_index(label)]
     }
 
     fn module_of_call(&self, call: usize) -> &'t tl_trace_model::ModuleRecord {
-        &self.trace.modules[self.modules[self.trace.module_calls[call].address.as_str()]]
+        &self.trace.modules[self.module(&self.trace.module_calls[call].address)]
     }
 
     /// `@features.0`, or `@rec:2` when the module ran more than once.
@@ -102,7 +99,7 @@ impl<'t> Index<'t> {
     /// Trainable and frozen parameter elements used by these parameter addresses.
     fn param_split<'a>(&self, addresses: impl Iterator<Item = &'a String>) -> (u64, u64) {
         addresses.fold((0, 0), |(trainable, frozen), address| {
-            let param = &self.trace.params[self.params[address.as_str()]];
+            let param = &self.trace.params[self.param(address)];
             if param.trainable {
                 (trainable + param.numel, frozen)
             } else {
@@ -164,15 +161,14 @@ impl Role {
 
 /// Builds the styled forward drawing of what `visible` shows.
 pub fn style_forward(
-    trace: &Trace,
+    shared: &TraceIndex<'_>,
     visible: &VisibleGraph,
     pass_labels: Option<&[PassLabels]>,
     options: &StyleOptions,
     theme: &Theme,
 ) -> StyledGraph {
-    let index = Index::new(trace);
-    // Call groups of rolled layers follow the dataflow by index, built once per drawing.
-    let rolled_index = pass_labels.map(|_| tl_collapse::TraceIndex::new(trace));
+    let trace = shared.trace;
+    let index = Index::new(shared);
     let mut used = Used::default();
     let mut nodes: Vec<StyledNode> = visible
         .nodes
@@ -188,10 +184,7 @@ pub fn style_forward(
                 stub_node(&index, *op, *side, pass_labels.is_some(), theme, &mut used)
             }
             NodeKind::Layer(passes) => {
-                let rolled = rolled_index
-                    .as_ref()
-                    .expect("layers come from rolled drawings");
-                layer_node(&index, rolled, visible, passes, options, theme, &mut used)
+                layer_node(&index, visible, passes, options, theme, &mut used)
             }
             NodeKind::OpSegment(ops) => op_segment_node(&index, ops, theme, &mut used),
         })
@@ -501,7 +494,7 @@ fn value_row(op: &OpRecord) -> Option<String> {
     }
 }
 
-fn params_row(index: &Index<'_>, op: &OpRecord) -> Option<String> {
+fn params_row(index: &Index<'_, '_>, op: &OpRecord) -> Option<String> {
     if op.params.is_empty() {
         return None;
     }
@@ -509,7 +502,7 @@ fn params_row(index: &Index<'_>, op: &OpRecord) -> Option<String> {
         .params
         .iter()
         .map(|address| {
-            let param = &index.trace.params[index.params[address.as_str()]];
+            let param = &index.trace.params[index.param(address.as_str())];
             let shape = format::shape(&param.shape);
             let shape = if param.trainable {
                 shape
@@ -569,7 +562,7 @@ fn profiling_rows(op: &OpRecord) -> Vec<Row> {
 
 /// Is this op drawn as a module-output rectangle (drawing-spec 2.5)?
 fn is_module_rectangle(
-    index: &Index<'_>,
+    index: &Index<'_, '_>,
     visible: &VisibleGraph,
     op_index: usize,
     buffers: BufferVisibility,
@@ -588,7 +581,7 @@ fn is_module_rectangle(
     let Some(innermost) = op.modules.last() else {
         return false;
     };
-    let call = index.calls[innermost.as_str()];
+    let call = index.call(innermost.as_str());
     if !index.module_of_call(call).children.is_empty() || !op.output_of_calls.contains(innermost) {
         return false;
     }
@@ -599,16 +592,16 @@ fn is_module_rectangle(
         .collect();
     let drawn_inside = inside
         .iter()
-        .map(|label| index.ops[label])
+        .map(|label| index.op_index(label))
         .filter(|&i| !visible.hidden[i] && index.trace.ops[i].kind == OpKind::Op)
         .count();
     drawn_inside == 1
         && op.parents.iter().all(|parent| {
-            !inside.contains(parent.as_str()) || visible.hidden[index.ops[parent.as_str()]]
+            !inside.contains(parent.as_str()) || visible.hidden[index.op_index(parent.as_str())]
         })
 }
 
-fn address_row(index: &Index<'_>, op: &OpRecord, rectangle: bool) -> Option<String> {
+fn address_row(index: &Index<'_, '_>, op: &OpRecord, rectangle: bool) -> Option<String> {
     match op.kind {
         OpKind::Input | OpKind::Output => op.io_role.as_ref().map(|role| format!("@{role}")),
         OpKind::Buffer => op.buffer.as_ref().map(|buffer| {
@@ -627,12 +620,12 @@ fn address_row(index: &Index<'_>, op: &OpRecord, rectangle: bool) -> Option<Stri
         OpKind::Op if rectangle => op
             .modules
             .last()
-            .map(|call| index.call_address(index.calls[call.as_str()])),
+            .map(|call| index.call_address(index.call(call.as_str()))),
         OpKind::Op => None,
     }
 }
 
-fn op_role(index: &Index<'_>, op: &OpRecord) -> Role {
+fn op_role(index: &Index<'_, '_>, op: &OpRecord) -> Role {
     match op.kind {
         OpKind::Input => Role::Input,
         OpKind::Output => Role::Output,
@@ -645,7 +638,7 @@ fn op_role(index: &Index<'_>, op: &OpRecord) -> Role {
 }
 
 fn default_op_rows(
-    index: &Index<'_>,
+    index: &Index<'_, '_>,
     op: &OpRecord,
     address: Option<String>,
     options: &StyleOptions,
@@ -678,7 +671,7 @@ fn default_op_rows(
 }
 
 fn field_rows(
-    index: &Index<'_>,
+    index: &Index<'_, '_>,
     op: &OpRecord,
     address: Option<String>,
     fields: &[LabelField],
@@ -693,7 +686,7 @@ fn field_rows(
             LabelField::Memory => op.bytes.map(format::bytes),
             LabelField::Module => {
                 Some(address.clone().unwrap_or_else(|| match op.modules.last() {
-                    Some(call) => index.call_address(index.calls[call.as_str()]),
+                    Some(call) => index.call_address(index.call(call.as_str())),
                     None => "@root".to_owned(),
                 }))
             }
@@ -715,7 +708,7 @@ fn field_rows(
 }
 
 fn op_node(
-    index: &Index<'_>,
+    index: &Index<'_, '_>,
     visible: &VisibleGraph,
     op_index: usize,
     options: &StyleOptions,
@@ -771,7 +764,7 @@ fn op_node(
     let mut hidden_buffers: Vec<&str> = Vec::new();
     if op.kind == OpKind::Op && options.buffers != BufferVisibility::Always {
         for parent in &op.parents {
-            let parent_index = index.ops[parent.as_str()];
+            let parent_index = index.op_index(parent.as_str());
             if let (true, Some(buffer)) = (
                 visible.hidden[parent_index],
                 &index.trace.ops[parent_index].buffer,
@@ -832,7 +825,7 @@ fn contents_text(trace: &Trace, held: &[usize]) -> Option<String> {
 }
 
 fn box_node(
-    index: &Index<'_>,
+    index: &Index<'_, '_>,
     visible: &VisibleGraph,
     module_box: &ModuleBox,
     options: &StyleOptions,
@@ -840,7 +833,7 @@ fn box_node(
     used: &mut Used,
 ) -> StyledNode {
     let trace = index.trace;
-    let module = &trace.modules[index.modules[module_box.address.as_str()]];
+    let module = &trace.modules[index.module(module_box.address.as_str())];
     let held = &module_box.ops;
     let surfaced_params = module_box
         .surfaced
@@ -877,7 +870,7 @@ fn box_node(
         None => held.iter().rev().map(|&i| &trace.ops[i]).find(|op| {
             op.children
                 .iter()
-                .any(|c| !held.contains(&index.ops[c.as_str()]))
+                .any(|c| !held.contains(&index.op_index(c.as_str())))
         }),
     };
     let contents = contents_text(trace, held);
@@ -965,7 +958,7 @@ fn member_range(members: &[String]) -> String {
 }
 
 fn segment_node(
-    index: &Index<'_>,
+    index: &Index<'_, '_>,
     segment: &Segment,
     theme: &Theme,
     used: &mut Used,
@@ -974,7 +967,7 @@ fn segment_node(
     let params: u64 = segment
         .members
         .iter()
-        .map(|m| trace.modules[index.modules[m.as_str()]].num_params)
+        .map(|m| trace.modules[index.module(m.as_str())].num_params)
         .sum();
     let mut text = format!(
         "{} -- {} blocks",
@@ -995,16 +988,18 @@ fn segment_node(
 }
 
 /// `conv2d_1_1 ... maxpool2d_1_4 -- 4 ops -- spans @conv1, @bn1, @relu, +1 more`.
-fn op_segment_node(index: &Index<'_>, ops: &[usize], theme: &Theme, used: &mut Used) -> StyledNode {
+fn op_segment_node(
+    index: &Index<'_, '_>,
+    ops: &[usize],
+    theme: &Theme,
+    used: &mut Used,
+) -> StyledNode {
     let trace = index.trace;
     let (first, last) = (&trace.ops[ops[0]], &trace.ops[ops[ops.len() - 1]]);
     let mut modules: Vec<String> = Vec::new();
     for &op in ops {
         if let Some(call) = trace.ops[op].modules.last() {
-            let address = format!(
-                "@{}",
-                trace.module_calls[index.calls[call.as_str()]].address
-            );
+            let address = format!("@{}", trace.module_calls[index.call(call.as_str())].address);
             if !modules.contains(&address) {
                 modules.push(address);
             }
@@ -1061,13 +1056,13 @@ fn capsule(
     }
 }
 
-fn ellipsis_node(index: &Index<'_>, ellipsis: &FoldEllipsis, theme: &Theme) -> StyledNode {
+fn ellipsis_node(index: &Index<'_, '_>, ellipsis: &FoldEllipsis, theme: &Theme) -> StyledNode {
     let trace = index.trace;
-    let class = &trace.modules[index.modules[ellipsis.members[0].as_str()]].class_name;
+    let class = &trace.modules[index.module(ellipsis.members[0].as_str())].class_name;
     let calls: u32 = ellipsis
         .members
         .iter()
-        .map(|m| trace.modules[index.modules[m.as_str()]].num_calls)
+        .map(|m| trace.modules[index.module(m.as_str())].num_calls)
         .sum();
     let mut text = format!("... +{} more {class}", ellipsis.members.len());
     if calls as usize > ellipsis.members.len() {
@@ -1089,7 +1084,7 @@ fn ellipsis_node(index: &Index<'_>, ellipsis: &FoldEllipsis, theme: &Theme) -> S
 /// A stub: the outside op (a rolled drawing's: the outside layer, all its passes) that feeds
 /// or reads the focused module.
 fn stub_node(
-    index: &Index<'_>,
+    index: &Index<'_, '_>,
     op_index: usize,
     side: StubSide,
     rolled: bool,
@@ -1098,7 +1093,7 @@ fn stub_node(
 ) -> StyledNode {
     let op = &index.trace.ops[op_index];
     let module = op.modules.last().map(|call| {
-        let call = index.calls[call.as_str()];
+        let call = index.call(call.as_str());
         let address = if rolled {
             format!("@{}", index.trace.module_calls[call].address)
         } else {
@@ -1136,8 +1131,7 @@ fn stub_node(
 
 /// A rolled layer: its first pass's node, retitled and readdressed for all its passes.
 fn layer_node(
-    index: &Index<'_>,
-    rolled_index: &tl_collapse::TraceIndex<'_>,
+    index: &Index<'_, '_>,
     visible: &VisibleGraph,
     passes: &[usize],
     options: &StyleOptions,
@@ -1151,7 +1145,7 @@ fn layer_node(
     let rectangle = passes
         .iter()
         .any(|&p| is_module_rectangle(index, visible, p, options.buffers));
-    let groups = rolled::call_groups(rolled_index, passes).map(|groups| {
+    let groups = rolled::call_groups(index.shared, passes).map(|groups| {
         groups
             .iter()
             .map(|g| format::compact_ranges(g))
@@ -1159,7 +1153,7 @@ fn layer_node(
             .join(",")
     });
     let module = first.modules.last().map(|call| {
-        index.trace.module_calls[index.calls[call.as_str()]]
+        index.trace.module_calls[index.call(call.as_str())]
             .address
             .clone()
     });
@@ -1244,7 +1238,7 @@ fn slot_labels(child: &OpRecord, parent: &str) -> Vec<String> {
         .collect()
 }
 
-fn arm_label(index: &Index<'_>, parent: &OpRecord, child: &str) -> Option<String> {
+fn arm_label(index: &Index<'_, '_>, parent: &OpRecord, child: &str) -> Option<String> {
     let arms: Vec<String> = parent
         .arm_entries
         .iter()
@@ -1308,7 +1302,7 @@ fn edge_shapes(trace: &Trace, edge: &tl_collapse::Edge) -> Option<String> {
 }
 
 fn styled_edge(
-    index: &Index<'_>,
+    index: &Index<'_, '_>,
     visible: &VisibleGraph,
     edge: &tl_collapse::Edge,
     passes: Option<&PassLabels>,
@@ -1409,7 +1403,7 @@ fn styled_edge(
 
 #[allow(clippy::too_many_arguments)] // each is one fact of the cluster; a struct would only rename them
 fn styled_cluster(
-    index: &Index<'_>,
+    index: &Index<'_, '_>,
     visible: &VisibleGraph,
     position: usize,
     call: usize,

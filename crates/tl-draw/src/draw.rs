@@ -322,8 +322,8 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
     }
     let mut styled = match (&backward, options.graph) {
         (Some(view), GraphKind::Backward) => style_backward(trace, view, &style, &theme),
-        (Some(view), _) => style_combined(trace, &visible, view, &style, &theme),
-        (None, _) => style_forward(trace, &visible, pass_labels.as_deref(), &style, &theme),
+        (Some(view), _) => style_combined(&index, &visible, view, &style, &theme),
+        (None, _) => style_forward(&index, &visible, pass_labels.as_deref(), &style, &theme),
     };
     // Hooks see forward nodes; backward steps carry no op record.
     let kinds: Vec<NodeKind> = match options.graph {

@@ -202,13 +202,21 @@ fn validate_modules(
                 "module call",
             )?;
         }
+        // A call's ops mostly ran one after the other: try the op after the last one first.
+        let mut last: Option<usize> = None;
         for (o, op) in call.ops.iter().enumerate() {
-            require(
-                ops,
-                op,
-                || format!("{prefix}module_calls[{c}].ops[{o}]"),
-                "op",
-            )?;
+            let next = last.map(|l| l + 1);
+            last = Some(
+                match next.filter(|&n| trace.ops.get(n).is_some_and(|next| next.label == *op)) {
+                    Some(next) => next,
+                    None => require(
+                        ops,
+                        op,
+                        || format!("{prefix}module_calls[{c}].ops[{o}]"),
+                        "op",
+                    )?,
+                },
+            );
         }
         for (o, op) in call.output_ops.iter().enumerate() {
             require(
@@ -243,6 +251,7 @@ fn validate_ops(
     // (parent, child) index pairs as the parents lists and as the children lists say.
     let mut by_parents: Vec<(usize, usize)> = Vec::with_capacity(trace.ops.len());
     let mut by_children: Vec<(usize, usize)> = Vec::with_capacity(trace.ops.len());
+    let mut last_param: Option<usize> = None;
     for (i, op) in trace.ops.iter().enumerate() {
         let here = |field: &str| format!("{prefix}ops[{i}].{field}");
         if op.pass_index == 0 || op.pass_index > op.num_passes {
@@ -314,7 +323,11 @@ fn validate_ops(
                 )?;
             }
         }
+        // An op is mostly the output of calls it ran inside, already checked.
         for (m, call) in op.output_of_calls.iter().enumerate() {
+            if op.modules.contains(call) {
+                continue;
+            }
             require(
                 calls,
                 call,
@@ -322,8 +335,21 @@ fn validate_ops(
                 "module call",
             )?;
         }
+        // Parameters are used mostly in registration order (weight, then bias, then the
+        // next layer's): try the one after the last first.
         for (p, param) in op.params.iter().enumerate() {
-            require(params, param, || here(&format!("params[{p}]")), "parameter")?;
+            let next = last_param.map(|l| l + 1);
+            last_param = Some(
+                match next.filter(|&n| {
+                    trace
+                        .params
+                        .get(n)
+                        .is_some_and(|next| next.address == *param)
+                }) {
+                    Some(next) => next,
+                    None => require(params, param, || here(&format!("params[{p}]")), "parameter")?,
+                },
+            );
         }
         for (a, entry) in op.arm_entries.iter().enumerate() {
             if !op.children.contains(&entry.child) {
@@ -385,6 +411,9 @@ fn validate_symmetry(
         pairs.sort_unstable();
         pairs.dedup();
     }
+    if by_children == by_parents {
+        return validate_acyclic(trace, prefix, &by_children);
+    }
     // Report the disagreement at the earliest op, its parents before its children.
     let missing_child = by_parents
         .iter()
@@ -418,6 +447,11 @@ fn validate_symmetry(
 
 /// No op depends on itself; `edges` are the (parent, child) index pairs.
 fn validate_acyclic(trace: &Trace, prefix: &str, edges: &[(usize, usize)]) -> Result<()> {
+    // Ops are recorded in execution order, so parents come first and there is no cycle;
+    // only a trace with an arrow pointing back needs the full search.
+    if edges.iter().all(|&(parent, child)| parent < child) {
+        return Ok(());
+    }
     let mut graph = DiGraph::<(), ()>::with_capacity(trace.ops.len(), edges.len());
     let nodes: Vec<_> = (0..trace.ops.len()).map(|_| graph.add_node(())).collect();
     for &(parent, child) in edges {
