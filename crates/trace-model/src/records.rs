@@ -58,7 +58,7 @@ pub struct Trace {
 /// Records read one by one, kept in fixed-size chunks and moved once more, into a vector of
 /// the exact length: a vector grown by doubling copies every 800-byte op record at each
 /// doubling (a fifth of the time of loading 100,000 ops).
-pub(crate) struct Chunks<T> {
+struct Chunks<T> {
     full: Vec<Vec<T>>,
     current: Vec<T>,
 }
@@ -66,14 +66,14 @@ pub(crate) struct Chunks<T> {
 impl<T> Chunks<T> {
     const SIZE: usize = 4096;
 
-    pub(crate) fn new() -> Chunks<T> {
+    fn new() -> Chunks<T> {
         Chunks {
             full: Vec::new(),
             current: Vec::with_capacity(Self::SIZE),
         }
     }
 
-    pub(crate) fn push(&mut self, record: T) {
+    fn push(&mut self, record: T) {
         if self.current.len() == Self::SIZE {
             let full = std::mem::replace(&mut self.current, Vec::with_capacity(Self::SIZE));
             self.full.push(full);
@@ -81,22 +81,16 @@ impl<T> Chunks<T> {
         self.current.push(record);
     }
 
-    /// Moves every record, in order, to the end of `records`.
-    pub(crate) fn append_to(self, records: &mut Vec<T>) {
-        records.reserve_exact(self.full.len() * Self::SIZE + self.current.len());
-        for chunk in self.full {
-            records.extend(chunk);
-        }
-        records.extend(self.current);
-    }
-
-    pub(crate) fn into_vec(mut self) -> Vec<T> {
+    fn into_vec(mut self) -> Vec<T> {
         if self.full.is_empty() {
             self.current.shrink_to_fit();
             return self.current;
         }
-        let mut records = Vec::new();
-        self.append_to(&mut records);
+        let mut records = Vec::with_capacity(self.full.len() * Self::SIZE + self.current.len());
+        for chunk in self.full {
+            records.extend(chunk);
+        }
+        records.extend(self.current);
         records
     }
 }
