@@ -1,29 +1,31 @@
-//! Parsing a large trace on two threads. Building the op records is most of loading (a
-//! 100,000-op trace is 160 MiB of JSON), so the text is read in three parts: the envelope
-//! (every field before `ops`), and the ops list cut in two at a line break between two ops
-//! near the middle of the file. One thread parses the envelope and the first ops, the other
-//! the rest of the ops; the ops are read where they lie, into a vector reserved for the
-//! whole list, so each record is written once (and those of the second part moved once).
+//! Parsing a large trace on two threads. Building the records is most of loading (a
+//! 100,000-op trace is 160 MiB of JSON, 40% of it the module calls' op lists), so the four
+//! long lists (`params`, `modules`, `module_calls`, `ops`) are read where they lie, record
+//! by record, and the ops list is cut in two at a line break between two ops. One thread
+//! parses the rest of the document (a small copy with those lists emptied), the first three
+//! lists and the first ops; the other the remaining ops. The ops go into one vector reserved
+//! for the whole list, so each record is written once (those of the second part moved once).
 //!
-//! The cut relies on the canonical layout (two-space indentation, `ops` the last field),
-//! which the adapter and `save` both write. It is safe on any text: a JSON string cannot
-//! hold a raw line break, so every pattern below falls between tokens; the envelope parses
-//! as a trace only if it stops at the root's `ops` key, and the two parts must be op
-//! records that exactly fill the list up to the closing of the root. Anything else returns
-//! `None` and the caller parses the text in one pass.
+//! The cuts rely on the canonical layout (two-space indentation, the fields in their
+//! declared order), which the adapter and `save` both write. They are safe on any text: a
+//! JSON string cannot hold a raw line break, so every pattern below falls between tokens;
+//! the rest of the document must parse as a trace, and each list's contents must be
+//! records that exactly fill the range found for it. Anything else returns `None` and the
+//! caller parses the text in one pass.
+
+use std::ops::Range;
 
 use memchr::memmem;
+use serde::de::DeserializeOwned;
 
 use crate::records::{OpRecord, Trace};
 
 /// Smaller texts parse faster in one pass than two threads can start.
 const MIN_BYTES: usize = 4 << 20;
-/// The root's `ops` key and the opening of its list.
-const OPS_KEY: &str = "\n  \"ops\": [";
 /// A line break between two op records: `}` ends one, `{` starts the next.
 const BETWEEN_OPS: &str = "\n    },\n    {";
-/// The end of a canonical trace: the ops list closes, then the root object.
-const CLOSING: &str = "\n  ]\n}";
+/// The line that closes a list of the root object.
+const LIST_CLOSING: &str = "\n  ]";
 /// Fewer bytes than the smallest canonical op record (its required fields alone take
 /// more), so `bytes / MIN_OP_BYTES` bounds the number of records in `bytes` of the list.
 const MIN_OP_BYTES: usize = 200;
@@ -35,59 +37,79 @@ pub(crate) fn parse_in_halves(text: &str) -> Option<Trace> {
     if text.len() < MIN_BYTES {
         return None;
     }
-    let list_end = text.trim_end().strip_suffix(CLOSING)?.len();
-    // Both patterns are ASCII, so every index found is a character boundary.
-    let list_start = memmem::find(text.as_bytes(), OPS_KEY.as_bytes())? + OPS_KEY.len();
-    // Balance the two threads: the envelope (mostly module calls) parses in about three
-    // quarters of the time of as many bytes of op records.
-    let list_bytes = list_end - list_start;
-    let first_ops = list_bytes.saturating_sub(list_start * 3 / 4) / 2;
-    let mut middle = list_start + first_ops;
+    let params = list_contents(text, 0, "params")?;
+    let modules = list_contents(text, params.end, "modules")?;
+    let calls = list_contents(text, modules.end, "module_calls")?;
+    let ops = list_contents(text, calls.end, "ops")?;
+    // Balance the two threads: the other records parse in about three quarters of the
+    // time of as many bytes of op records.
+    let others = text.len() - ops.len();
+    let mut middle = ops.start + ops.len().saturating_sub(others * 3 / 4) / 2;
     while !text.is_char_boundary(middle) {
         middle += 1;
     }
+    // Every pattern is ASCII, so every index found is a character boundary.
     let cut = middle
         + memmem::find(
-            text.get(middle..list_end)?.as_bytes(),
+            text.get(middle..ops.end)?.as_bytes(),
             BETWEEN_OPS.as_bytes(),
         )?;
-    let first_end = cut + BETWEEN_OPS.find('}')? + 1;
-    let second_start = cut + BETWEEN_OPS.len() - 1;
+    let first_ops = ops.start..cut + BETWEEN_OPS.find('}')? + 1;
+    let second_ops = cut + BETWEEN_OPS.len() - 1..ops.end;
     std::thread::scope(|scope| {
-        let second = scope.spawn(|| op_records(&text[second_start..list_end], Vec::new()));
-        // The envelope, closed with an empty ops list (a copy: the text cannot be extended).
-        let mut envelope = String::with_capacity(list_start + 4);
-        envelope.push_str(&text[..list_start]);
-        envelope.push_str("]\n}");
-        let mut trace = serde_json::from_str::<Trace>(&envelope).ok()?;
-        let mut ops = Vec::new();
-        // A bound, not a count: only the records written occupy memory.
-        if ops
-            .try_reserve_exact((list_end - list_start) / MIN_OP_BYTES)
-            .is_err()
-        {
-            ops = Vec::new();
+        let second = scope.spawn(|| records::<OpRecord>(&text[second_ops], Vec::new()));
+        // The rest of the document, with the four lists emptied.
+        let mut rest = String::with_capacity(others);
+        let mut from = 0;
+        for list in [&params, &modules, &calls, &ops] {
+            rest.push_str(&text[from..list.start]);
+            from = list.end;
         }
-        let mut ops = op_records(&text[list_start..first_end], ops)?;
-        let mut rest = second.join().ok()??;
-        ops.append(&mut rest);
-        trace.ops = ops;
+        rest.push_str(&text[from..]);
+        let mut trace = serde_json::from_str::<Trace>(&rest).ok()?;
+        trace.params = records(&text[params], Vec::new())?;
+        trace.modules = records(&text[modules], Vec::new())?;
+        trace.module_calls = records(&text[calls], Vec::new())?;
+        let mut all_ops = Vec::new();
+        // A bound, not a count: only the records written occupy memory.
+        if all_ops.try_reserve_exact(ops.len() / MIN_OP_BYTES).is_err() {
+            all_ops = Vec::new();
+        }
+        trace.ops = records(&text[first_ops], all_ops)?;
+        trace.ops.append(&mut second.join().ok()??);
         Some(trace)
     })
 }
 
-/// `ops` followed by the op records of `list`, the elements of a JSON list without its
+/// Where the contents of the root's list `key` lie (between its brackets), the key found
+/// at or after `from`.
+fn list_contents(text: &str, from: usize, key: &str) -> Option<Range<usize>> {
+    let opening = format!("\n  \"{key}\": [");
+    let start =
+        from + memmem::find(text.get(from..)?.as_bytes(), opening.as_bytes())? + opening.len();
+    if text[start..].starts_with(']') {
+        return Some(start..start);
+    }
+    let end = start + memmem::find(&text.as_bytes()[start..], LIST_CLOSING.as_bytes())?;
+    Some(start..end)
+}
+
+/// `into` followed by the records of `list`, the elements of a JSON list without its
 /// brackets, read where they lie (the list is not copied).
-fn op_records(mut list: &str, mut ops: Vec<OpRecord>) -> Option<Vec<OpRecord>> {
-    loop {
-        let mut records = serde_json::Deserializer::from_str(list).into_iter::<OpRecord>();
-        ops.push(records.next()?.ok()?);
-        list = list[records.byte_offset()..].trim_start();
-        match list.strip_prefix(',') {
-            Some(rest) => list = rest,
-            None => return list.is_empty().then_some(ops),
+fn records<T: DeserializeOwned>(list: &str, mut into: Vec<T>) -> Option<Vec<T>> {
+    let mut list = list.trim_start();
+    while !list.is_empty() {
+        let mut stream = serde_json::Deserializer::from_str(list).into_iter::<T>();
+        into.push(stream.next()?.ok()?);
+        list = list[stream.byte_offset()..].trim_start();
+        if !list.is_empty() {
+            list = list.strip_prefix(',')?.trim_start();
+            if list.is_empty() {
+                return None;
+            }
         }
     }
+    Some(into)
 }
 
 #[cfg(test)]
@@ -120,19 +142,39 @@ mod tests {
     }
 
     #[test]
+    fn fields_after_the_ops_and_empty_lists_are_found() {
+        let (trace, text) = big_trace_json();
+        let with_tail = text.replacen("\n  ]\n}", "\n  ],\n  \"conditionals\": []\n}", 1);
+        assert_ne!(with_tail, text);
+        assert!(parse_in_halves(&with_tail) == Some(trace));
+        let lists = "{\n  \"params\": [],\n  \"modules\": [\n    {}\n  ]\n}";
+        let params = list_contents(lists, 0, "params").unwrap();
+        assert!(params.is_empty());
+        let modules = list_contents(lists, params.end, "modules").unwrap();
+        assert_eq!(&lists[modules.clone()], "\n    {}");
+        assert_eq!(list_contents(lists, modules.end, "params"), None);
+    }
+
+    #[test]
     fn odd_texts_are_refused_without_panicking() {
         // Two-byte characters, shifted by one byte: in one of the two the cut's starting
         // point falls inside a character.
+        let lists = "{\n  \"params\": [],\n  \"modules\": [],\n  \"module_calls\": [],";
         for shift in ["", "x"] {
-            let wide = format!("{OPS_KEY}{shift}{}{CLOSING}", "é".repeat(MIN_BYTES));
+            let ops = "é".repeat(MIN_BYTES);
+            let wide = format!("{lists}\n  \"ops\": [{shift}{ops}\n  ]\n}}");
             assert!(parse_in_halves(&wide).is_none());
         }
         // No ops key, or an empty ops list.
         let (_, text) = big_trace_json();
-        assert!(parse_in_halves(&text.replacen(OPS_KEY, "\n  \"opz\": [", 1)).is_none());
-        let list_start = text.find(OPS_KEY).unwrap() + OPS_KEY.len();
-        let empty = format!("{}{CLOSING}", &text[..list_start]);
+        let ops_key = "\n  \"ops\": [";
+        assert!(parse_in_halves(&text.replacen(ops_key, "\n  \"opz\": [", 1)).is_none());
+        let list_start = text.find(ops_key).unwrap() + ops_key.len();
+        let empty = format!("{}]\n}}", &text[..list_start]);
         assert!(parse_in_halves(&empty).is_none());
+        // A list that does not end where its closing line says.
+        let broken = text.replacen("\n    },\n    {", "\n  ]\n    {", 1);
+        assert!(parse_in_halves(&broken).is_none());
     }
 
     #[test]
@@ -149,7 +191,7 @@ mod tests {
         assert!(Trace::from_json(&reordered).unwrap() == trace);
         // A bad record in the envelope (a parameter), in the first ops and in the last op.
         let field = "\"dtype\": \"float32\"";
-        let list_start = text.find(OPS_KEY).unwrap();
+        let list_start = text.find("\n  \"ops\": [").unwrap();
         let in_params = text.find(field).unwrap();
         let first_op = list_start + text[list_start..].find(field).unwrap();
         let last_op = text.rfind(field).unwrap();
