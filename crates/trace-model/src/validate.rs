@@ -50,6 +50,23 @@ fn require<T: Copy>(
         })
 }
 
+/// Like [`require`] for a name of `names` (op labels, parameter addresses), trying `guess`
+/// first: the neighbouring record is usually the one named, and comparing it (still in
+/// cache) is cheaper than hashing the name.
+fn require_near<'t>(
+    names: impl Fn(usize) -> Option<&'t str>,
+    guess: Option<usize>,
+    index: &HashMap<&str, usize>,
+    name: &str,
+    path: impl FnOnce() -> String,
+    what: &'static str,
+) -> Result<usize> {
+    match guess.filter(|&g| names(g) == Some(name)) {
+        Some(found) => Ok(found),
+        None => require(index, name, path, what),
+    }
+}
+
 /// `path` is only built for the error (validation runs over every record).
 fn check_count(path: impl FnOnce() -> String, recorded: u64, computed: u64) -> Result<()> {
     if recorded == computed {
@@ -150,6 +167,7 @@ fn validate_modules(
     calls: &HashMap<&str, usize>,
     ops: &HashMap<&str, usize>,
 ) -> Result<()> {
+    let op_label = |i: usize| trace.ops.get(i).map(|op| op.label.as_str());
     let roots: Vec<usize> = (0..trace.modules.len())
         .filter(|&i| trace.modules[i].parent.is_none())
         .collect();
@@ -202,21 +220,17 @@ fn validate_modules(
                 "module call",
             )?;
         }
-        // A call's ops mostly ran one after the other: try the op after the last one first.
+        // A call's ops mostly ran one after the other.
         let mut last: Option<usize> = None;
         for (o, op) in call.ops.iter().enumerate() {
-            let next = last.map(|l| l + 1);
-            last = Some(
-                match next.filter(|&n| trace.ops.get(n).is_some_and(|next| next.label == *op)) {
-                    Some(next) => next,
-                    None => require(
-                        ops,
-                        op,
-                        || format!("{prefix}module_calls[{c}].ops[{o}]"),
-                        "op",
-                    )?,
-                },
-            );
+            last = Some(require_near(
+                op_label,
+                last.map(|l| l + 1),
+                ops,
+                op,
+                || format!("{prefix}module_calls[{c}].ops[{o}]"),
+                "op",
+            )?);
         }
         for (o, op) in call.output_ops.iter().enumerate() {
             require(
@@ -252,6 +266,8 @@ fn validate_ops(
     let mut by_parents: Vec<(usize, usize)> = Vec::with_capacity(trace.ops.len());
     let mut by_children: Vec<(usize, usize)> = Vec::with_capacity(trace.ops.len());
     let mut last_param: Option<usize> = None;
+    let op_label = |i: usize| trace.ops.get(i).map(|op| op.label.as_str());
+    let param_address = |i: usize| trace.params.get(i).map(|p| p.address.as_str());
     for (i, op) in trace.ops.iter().enumerate() {
         let here = |field: &str| format!("{prefix}ops[{i}].{field}");
         if op.pass_index == 0 || op.pass_index > op.num_passes {
@@ -274,23 +290,15 @@ fn validate_ops(
                 ),
             });
         }
-        // Most ops read the op just before them and feed the one just after: comparing with
-        // a neighbour (in cache) is cheaper than hashing the label.
-        let neighbour = |at: Option<usize>, label: &String| {
-            at.filter(|&j| trace.ops.get(j).is_some_and(|other| other.label == *label))
-        };
+        // Most ops read the op just before them and feed the one just after.
         for (p, parent) in op.parents.iter().enumerate() {
-            let parent = match neighbour(i.checked_sub(1), parent) {
-                Some(previous) => previous,
-                None => require(ops, parent, || here(&format!("parents[{p}]")), "op")?,
-            };
+            let path = || here(&format!("parents[{p}]"));
+            let parent = require_near(op_label, i.checked_sub(1), ops, parent, path, "op")?;
             by_parents.push((parent, i));
         }
         for (c, child) in op.children.iter().enumerate() {
-            let child = match neighbour(Some(i + 1), child) {
-                Some(next) => next,
-                None => require(ops, child, || here(&format!("children[{c}]")), "op")?,
-            };
+            let path = || here(&format!("children[{c}]"));
+            let child = require_near(op_label, Some(i + 1), ops, child, path, "op")?;
             by_children.push((i, child));
         }
         for (s, slot) in op.arg_slots.iter().enumerate() {
@@ -336,20 +344,16 @@ fn validate_ops(
             )?;
         }
         // Parameters are used mostly in registration order (weight, then bias, then the
-        // next layer's): try the one after the last first.
+        // next layer's).
         for (p, param) in op.params.iter().enumerate() {
-            let next = last_param.map(|l| l + 1);
-            last_param = Some(
-                match next.filter(|&n| {
-                    trace
-                        .params
-                        .get(n)
-                        .is_some_and(|next| next.address == *param)
-                }) {
-                    Some(next) => next,
-                    None => require(params, param, || here(&format!("params[{p}]")), "parameter")?,
-                },
-            );
+            last_param = Some(require_near(
+                param_address,
+                last_param.map(|l| l + 1),
+                params,
+                param,
+                || here(&format!("params[{p}]")),
+                "parameter",
+            )?);
         }
         for (a, entry) in op.arm_entries.iter().enumerate() {
             if !op.children.contains(&entry.child) {
