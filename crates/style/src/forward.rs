@@ -26,7 +26,6 @@ const MIDPOINT_LABEL_PARENTS: usize = 4;
 
 /// Lookups over one trace: the drawing's shared [`TraceIndex`], plus what only styling needs.
 struct Index<'i, 't> {
-    trace: &'t Trace,
     shared: &'i TraceIndex<'t>,
     buffer_versions: HashMap<&'t str, u32>,
     /// Deepest module depth below the root, minus one (drawing-spec 2.10).
@@ -44,7 +43,6 @@ impl<'i, 't> Index<'i, 't> {
             }
         }
         Index {
-            trace,
             shared,
             buffer_versions,
             deepest: trace
@@ -55,6 +53,10 @@ impl<'i, 't> Index<'i, 't> {
                 .unwrap_or(0)
                 .saturating_sub(1),
         }
+    }
+
+    fn trace(&self) -> &'t Trace {
+        self.shared.trace
     }
 
     // The trace is validated: every label it names resolves.
@@ -79,16 +81,16 @@ impl<'i, 't> Index<'i, 't> {
     }
 
     fn op(&self, label: &str) -> &'t OpRecord {
-        &self.trace.ops[self.op_index(label)]
+        &self.trace().ops[self.op_index(label)]
     }
 
     fn module_of_call(&self, call: usize) -> &'t tl_trace_model::ModuleRecord {
-        &self.trace.modules[self.module(&self.trace.module_calls[call].address)]
+        &self.trace().modules[self.module(&self.trace().module_calls[call].address)]
     }
 
     /// `@features.0`, or `@rec:2` when the module ran more than once.
     fn call_address(&self, call: usize) -> String {
-        let record = &self.trace.module_calls[call];
+        let record = &self.trace().module_calls[call];
         if self.module_of_call(call).num_calls > 1 {
             format!("@{}:{}", record.address, record.call_index)
         } else {
@@ -99,7 +101,7 @@ impl<'i, 't> Index<'i, 't> {
     /// Trainable and frozen parameter elements used by these parameter addresses.
     fn param_split<'a>(&self, addresses: impl Iterator<Item = &'a String>) -> (u64, u64) {
         addresses.fold((0, 0), |(trainable, frozen), address| {
-            let param = &self.trace.params[self.param(address)];
+            let param = &self.trace().params[self.param(address)];
             if param.trainable {
                 (trainable + param.numel, frozen)
             } else {
@@ -502,7 +504,7 @@ fn params_row(index: &Index<'_, '_>, op: &OpRecord) -> Option<String> {
         .params
         .iter()
         .map(|address| {
-            let param = &index.trace.params[index.param(address.as_str())];
+            let param = &index.trace().params[index.param(address.as_str())];
             let shape = format::shape(&param.shape);
             let shape = if param.trainable {
                 shape
@@ -567,7 +569,7 @@ fn is_module_rectangle(
     op_index: usize,
     buffers: BufferVisibility,
 ) -> bool {
-    let op = &index.trace.ops[op_index];
+    let op = &index.trace().ops[op_index];
     if op.kind != OpKind::Op {
         return false;
     }
@@ -585,7 +587,7 @@ fn is_module_rectangle(
     if !index.module_of_call(call).children.is_empty() || !op.output_of_calls.contains(innermost) {
         return false;
     }
-    let inside: HashSet<&str> = index.trace.module_calls[call]
+    let inside: HashSet<&str> = index.trace().module_calls[call]
         .ops
         .iter()
         .map(String::as_str)
@@ -593,7 +595,7 @@ fn is_module_rectangle(
     let drawn_inside = inside
         .iter()
         .map(|label| index.op_index(label))
-        .filter(|&i| !visible.hidden[i] && index.trace.ops[i].kind == OpKind::Op)
+        .filter(|&i| !visible.hidden[i] && index.trace().ops[i].kind == OpKind::Op)
         .count();
     drawn_inside == 1
         && op.parents.iter().all(|parent| {
@@ -715,7 +717,7 @@ fn op_node(
     theme: &Theme,
     used: &mut Used,
 ) -> StyledNode {
-    let op = &index.trace.ops[op_index];
+    let op = &index.trace().ops[op_index];
     let rectangle = is_module_rectangle(index, visible, op_index, options.buffers);
     let address = address_row(index, op, rectangle);
     let mut rows = match &options.node_label_fields {
@@ -767,7 +769,7 @@ fn op_node(
             let parent_index = index.op_index(parent.as_str());
             if let (true, Some(buffer)) = (
                 visible.hidden[parent_index],
-                &index.trace.ops[parent_index].buffer,
+                &index.trace().ops[parent_index].buffer,
             ) {
                 if !hidden_buffers.contains(&buffer.address.as_str()) {
                     hidden_buffers.push(&buffer.address);
@@ -832,7 +834,7 @@ fn box_node(
     theme: &Theme,
     used: &mut Used,
 ) -> StyledNode {
-    let trace = index.trace;
+    let trace = index.trace();
     let module = &trace.modules[index.module(module_box.address.as_str())];
     let held = &module_box.ops;
     let surfaced_params = module_box
@@ -963,7 +965,7 @@ fn segment_node(
     theme: &Theme,
     used: &mut Used,
 ) -> StyledNode {
-    let trace = index.trace;
+    let trace = index.trace();
     let params: u64 = segment
         .members
         .iter()
@@ -994,7 +996,7 @@ fn op_segment_node(
     theme: &Theme,
     used: &mut Used,
 ) -> StyledNode {
-    let trace = index.trace;
+    let trace = index.trace();
     let (first, last) = (&trace.ops[ops[0]], &trace.ops[ops[ops.len() - 1]]);
     let mut modules: Vec<String> = Vec::new();
     for &op in ops {
@@ -1057,7 +1059,7 @@ fn capsule(
 }
 
 fn ellipsis_node(index: &Index<'_, '_>, ellipsis: &FoldEllipsis, theme: &Theme) -> StyledNode {
-    let trace = index.trace;
+    let trace = index.trace();
     let class = &trace.modules[index.module(ellipsis.members[0].as_str())].class_name;
     let calls: u32 = ellipsis
         .members
@@ -1091,11 +1093,11 @@ fn stub_node(
     theme: &Theme,
     used: &mut Used,
 ) -> StyledNode {
-    let op = &index.trace.ops[op_index];
+    let op = &index.trace().ops[op_index];
     let module = op.modules.last().map(|call| {
         let call = index.call(call.as_str());
         let address = if rolled {
-            format!("@{}", index.trace.module_calls[call].address)
+            format!("@{}", index.trace().module_calls[call].address)
         } else {
             index.call_address(call)
         };
@@ -1138,7 +1140,7 @@ fn layer_node(
     theme: &Theme,
     used: &mut Used,
 ) -> StyledNode {
-    let trace = index.trace;
+    let trace = index.trace();
     let first = &trace.ops[passes[0]];
     let mut node = op_node(index, visible, passes[0], options, theme, used);
     node.id = first.layer_label.clone();
@@ -1153,7 +1155,7 @@ fn layer_node(
             .join(",")
     });
     let module = first.modules.last().map(|call| {
-        index.trace.module_calls[index.call(call.as_str())]
+        index.trace().module_calls[index.call(call.as_str())]
             .address
             .clone()
     });
@@ -1262,7 +1264,7 @@ fn arm_label(index: &Index<'_, '_>, parent: &OpRecord, child: &str) -> Option<St
                 .map(|(entry, arm)| {
                     let line = entry
                         .conditional
-                        .and_then(|id| index.trace.conditionals.iter().find(|c| c.id == id))
+                        .and_then(|id| index.trace().conditionals.iter().find(|c| c.id == id))
                         .and_then(|c| c.line);
                     match (line, entry.conditional) {
                         (Some(line), _) => format!("{arm}@L{line}"),
@@ -1308,7 +1310,7 @@ fn styled_edge(
     passes: Option<&PassLabels>,
     show_shapes: bool,
 ) -> StyledEdge {
-    let trace = index.trace;
+    let trace = index.trace();
     let mut head_label = Vec::new();
     let mut tail_label = Vec::new();
     let mut label = Vec::new();
@@ -1412,7 +1414,7 @@ fn styled_cluster(
     theme: &Theme,
     rolled: bool,
 ) -> StyledCluster {
-    let record = &index.trace.module_calls[call];
+    let record = &index.trace().module_calls[call];
     let module = index.module_of_call(call);
     let deepest = f64::from(index.deepest);
     let depth = f64::from(module.depth.saturating_sub(1));
