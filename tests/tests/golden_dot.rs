@@ -131,8 +131,15 @@ fn every_theme_draws_the_first_drawing() {
         dark.contains("bgcolor=\"#111827\"") && dark.contains("color=\"#9CA3AF\""),
         "dark arrows and page"
     );
+    let arrow_defaults = dark.lines().find(|l| l.starts_with("\tedge [")).unwrap();
     assert!(
-        !dark.contains("color=\"black\" fontcolor=\"black\" labelfontsize"),
+        arrow_defaults.contains("color=\"#9CA3AF\""),
+        "dark arrows: {arrow_defaults}"
+    );
+    assert!(
+        !dark
+            .lines()
+            .any(|l| (l.contains(" -> ") || l.starts_with("\tedge [")) && l.contains("\"black\"")),
         "no black arrows on the dark page"
     );
 }

@@ -355,7 +355,7 @@ mod tests {
         dot.lines()
             .filter(|line| {
                 let line = line.trim_start();
-                line.starts_with('"') && line.contains("\" [label=")
+                line.starts_with('"') && line.contains("\" [label=") && !line.contains(" -> ")
             })
             .count()
     }

@@ -3,8 +3,9 @@
 //! long lists (`params`, `modules`, `module_calls`, `ops`) are read where they lie, record
 //! by record, and the ops list is cut in two at a line break between two ops. One thread
 //! parses the rest of the document (a small copy with those lists emptied), the first three
-//! lists and the first ops; the other the remaining ops. The ops go into one vector reserved
-//! for the whole list, so each record is written once (those of the second part moved once).
+//! lists and the first ops; the other the remaining ops. Each part's vector is reserved for
+//! every record its bytes can hold, so neither grows by copying; the first part's for the
+//! whole list, so each record is written once (those of the second part moved once).
 //!
 //! The cuts rely on the canonical layout (two-space indentation, the fields in their
 //! declared order), which the adapter and `save` both write. They are safe on any text: a
@@ -57,7 +58,9 @@ pub(crate) fn parse_in_halves(text: &str) -> Option<Trace> {
     let first_ops = ops.start..cut + BETWEEN_OPS.find('}')? + 1;
     let second_ops = cut + BETWEEN_OPS.len() - 1..ops.end;
     std::thread::scope(|scope| {
-        let second = scope.spawn(|| records::<OpRecord>(&text[second_ops], Vec::new()));
+        let second = scope.spawn(|| {
+            records::<OpRecord>(&text[second_ops.clone()], reserved_ops(second_ops.len()))
+        });
         // The rest of the document, with the four lists emptied.
         let mut rest = String::with_capacity(others);
         let mut from = 0;
@@ -70,15 +73,20 @@ pub(crate) fn parse_in_halves(text: &str) -> Option<Trace> {
         trace.params = records(&text[params], Vec::new())?;
         trace.modules = records(&text[modules], Vec::new())?;
         trace.module_calls = records(&text[calls], Vec::new())?;
-        let mut all_ops = Vec::new();
-        // A bound, not a count: only the records written occupy memory.
-        if all_ops.try_reserve_exact(ops.len() / MIN_OP_BYTES).is_err() {
-            all_ops = Vec::new();
-        }
-        trace.ops = records(&text[first_ops], all_ops)?;
+        trace.ops = records(&text[first_ops], reserved_ops(ops.len()))?;
         trace.ops.append(&mut second.join().ok()??);
         Some(trace)
     })
+}
+
+/// An empty vector with room for every op record `bytes` of the list can hold, so that it
+/// never grows by copying. A bound, not a count: only the records written occupy memory.
+fn reserved_ops(bytes: usize) -> Vec<OpRecord> {
+    let mut ops = Vec::new();
+    if ops.try_reserve_exact(bytes / MIN_OP_BYTES).is_err() {
+        ops = Vec::new();
+    }
+    ops
 }
 
 /// Where the contents of the root's list `key` lie (between its brackets), the key found
