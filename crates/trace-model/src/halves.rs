@@ -1,4 +1,8 @@
-//! Parsing a large trace on two threads. Building the records is most of loading (a
+//! Reading and parsing a large trace on two threads. Reading copies the file from the page
+//! cache into fresh memory; two threads, each copying half, take 38 ms where one takes 58
+//! (161 MiB).
+//!
+//! Parsing: Building the records is most of loading (a
 //! 100,000-op trace is 160 MiB of JSON, 40% of it the module calls' op lists), so the four
 //! long lists (`params`, `modules`, `module_calls`, `ops`) are read where they lie, record
 //! by record, and the ops list is cut in two at a line break between two ops. One thread
@@ -14,7 +18,9 @@
 //! records that exactly fill the range found for it. Anything else returns `None` and the
 //! caller parses the text in one pass.
 
+use std::io;
 use std::ops::Range;
+use std::path::Path;
 
 use memchr::memmem;
 use serde::de::DeserializeOwned;
@@ -30,6 +36,53 @@ const LIST_CLOSING: &str = "\n  ]";
 /// Fewer bytes than the smallest canonical op record (its required fields alone take
 /// more), so `bytes / MIN_OP_BYTES` bounds the number of records in `bytes` of the list.
 const MIN_OP_BYTES: usize = 200;
+
+/// The text of the file at `path`; a large file is read on two threads.
+pub(crate) fn read_text(path: &Path) -> io::Result<String> {
+    #[cfg(unix)]
+    if let Some(text) = read_in_halves(path)? {
+        return Ok(text);
+    }
+    std::fs::read_to_string(path)
+}
+
+/// The text of a large regular file, each half read by its own thread; `None` for a small
+/// or special file, or one that changed size while read (the caller reads it in one go).
+#[cfg(unix)]
+fn read_in_halves(path: &Path) -> io::Result<Option<String>> {
+    use std::os::unix::fs::FileExt;
+
+    let file = std::fs::File::open(path)?;
+    let metadata = file.metadata()?;
+    let length = match usize::try_from(metadata.len()) {
+        Ok(length) if metadata.is_file() && length >= MIN_BYTES => length,
+        _ => return Ok(None),
+    };
+    let mut bytes = vec![0; length];
+    let (first, second) = bytes.split_at_mut(length / 2);
+    let read = std::thread::scope(|scope| {
+        let second = scope.spawn(|| file.read_exact_at(second, (length / 2) as u64));
+        let first = file.read_exact_at(first, 0);
+        let second = second
+            .join()
+            .unwrap_or_else(|_| Err(io::Error::other("the reading thread failed")));
+        first.and(second)
+    });
+    match read {
+        Err(error) if error.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
+        Err(error) => return Err(error),
+        Ok(()) => {}
+    }
+    if file.read_at(&mut [0], length as u64)? != 0 {
+        return Ok(None);
+    }
+    String::from_utf8(bytes).map(Some).map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        )
+    })
+}
 
 /// The trace in `text`, parsed on two threads, or `None` when the text is small, not in
 /// the canonical layout, or not a well-formed trace (the caller's one-pass parse then
@@ -130,6 +183,34 @@ mod tests {
         let text = trace.to_json();
         assert!(text.len() > MIN_BYTES, "{} bytes", text.len());
         (trace, text)
+    }
+
+    #[test]
+    fn a_large_file_is_read_whole_on_two_threads_and_must_be_utf8() {
+        let (_, text) = big_trace_json();
+        // A character of three bytes across the middle, where the two reads meet.
+        let middle = text.len() / 2;
+        let at = (middle - 1..).find(|&i| text.is_char_boundary(i)).unwrap();
+        let text = format!("{}\u{20AC}{}", &text[..at], &text[at..]);
+        assert!(!text.is_char_boundary(text.len() / 2));
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("big.json");
+        std::fs::write(&path, &text).unwrap();
+        assert!(read_in_halves(&path).unwrap().is_some());
+        assert!(read_text(&path).unwrap() == text);
+
+        let mut bytes = text.into_bytes();
+        bytes[middle + 100] = 0xFF;
+        std::fs::write(&path, &bytes).unwrap();
+        let error = read_text(&path).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::InvalidData, "{error}");
+
+        // Small files, and files that are not regular ones, are read in one go.
+        let small = folder.path().join("small.json");
+        std::fs::write(&small, "{}").unwrap();
+        assert!(read_in_halves(&small).unwrap().is_none());
+        assert_eq!(read_text(&small).unwrap(), "{}");
+        assert!(read_in_halves(folder.path()).unwrap().is_none());
     }
 
     /// `text` with the `dtype` at byte `at` made a number.

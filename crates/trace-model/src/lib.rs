@@ -160,7 +160,7 @@ fn parse_typed<T: Versioned>(text: &str, expected: &'static str) -> Result<T, Tr
 }
 
 fn read_text(path: &Path) -> Result<String, TraceError> {
-    std::fs::read_to_string(path).map_err(|source| TraceError::Read {
+    halves::read_text(path).map_err(|source| TraceError::Read {
         path: path.to_owned(),
         source,
     })
