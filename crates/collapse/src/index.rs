@@ -52,6 +52,15 @@ impl Lists {
         Lists { starts, items }
     }
 
+    /// These rows followed by those of `next`.
+    fn followed_by(mut self, next: Lists) -> Lists {
+        let offset = self.items.len();
+        self.items.extend(next.items);
+        self.starts
+            .extend(next.starts[1..].iter().map(|start| start + offset));
+        self
+    }
+
     pub(crate) fn row(&self, i: usize) -> &[usize] {
         let range: Range<usize> = self.starts[i]..self.starts[i + 1];
         &self.items[range]
@@ -87,18 +96,18 @@ fn positions<'t>(names: impl ExactSizeIterator<Item = &'t str>) -> FxHashMap<&'t
     map
 }
 
-/// Call labels to indices, and each op's calls, as indices into `trace.module_calls`.
-fn call_stacks(trace: &Trace) -> (FxHashMap<&str, usize>, Lists) {
-    let calls = positions(trace.module_calls.iter().map(|call| call.label.as_str()));
+/// The calls each op of `ops` ran inside, as indices into `trace.module_calls`.
+fn call_stacks(trace: &Trace, calls: &FxHashMap<&str, usize>, ops: Range<usize>) -> Lists {
+    let ops = &trace.ops[ops];
     let mut stacks = Lists {
-        starts: Vec::with_capacity(trace.ops.len() + 1),
-        items: Vec::with_capacity(trace.ops.len() * 4),
+        starts: Vec::with_capacity(ops.len() + 1),
+        items: Vec::with_capacity(ops.len() * 4),
     };
     stacks.starts.push(0);
     // Consecutive ops mostly ran inside the same calls: compare each label with the one the
     // previous op has at the same depth (in cache) before hashing it.
     let mut previous: (&[String], usize) = (&[], 0);
-    for op in &trace.ops {
+    for op in ops {
         let start = stacks.items.len();
         for (depth, label) in op.modules.iter().enumerate() {
             let call = match previous.0.get(depth) {
@@ -110,7 +119,7 @@ fn call_stacks(trace: &Trace) -> (FxHashMap<&str, usize>, Lists) {
         stacks.starts.push(stacks.items.len());
         previous = (&op.modules, start);
     }
-    (calls, stacks)
+    stacks
 }
 
 /// Lookups over one validated trace, shared by every stage of a drawing.
@@ -131,10 +140,14 @@ pub struct TraceIndex<'t> {
 impl<'t> TraceIndex<'t> {
     /// Indexes `trace` (validated: every label it names exists).
     pub fn new(trace: &'t Trace) -> TraceIndex<'t> {
-        // The module side and the dataflow side share nothing: build them on two threads.
-        let ((tree, (calls_by_label, stacks)), (ops_by_label, parents, params_by_address)) =
+        // The module side and the dataflow side share nothing: build them on two threads,
+        // then each op's calls, half of the ops on each (the three parts take about as long).
+        let ((tree, calls_by_label), (ops_by_label, parents, params_by_address)) =
             std::thread::scope(|scope| {
-                let modules = scope.spawn(|| (ModuleTree::new(trace), call_stacks(trace)));
+                let modules = scope.spawn(|| {
+                    let calls = positions(trace.module_calls.iter().map(|c| c.label.as_str()));
+                    (ModuleTree::new(trace), calls)
+                });
                 let (ops_by_label, parents) = dataflow(trace);
                 let params = positions(trace.params.iter().map(|p| p.address.as_str()));
                 (
@@ -142,6 +155,13 @@ impl<'t> TraceIndex<'t> {
                     (ops_by_label, parents, params),
                 )
             });
+        let half = trace.ops.len() / 2;
+        let stacks = std::thread::scope(|scope| {
+            let calls = &calls_by_label;
+            let second = scope.spawn(move || call_stacks(trace, calls, half..trace.ops.len()));
+            call_stacks(trace, calls, 0..half)
+                .followed_by(second.join().expect("indexing calls does not panic"))
+        });
         // Children are the inverse of parents (validation checks both lists agree).
         let children = parents.inverse(trace.ops.len());
         TraceIndex {
