@@ -30,9 +30,9 @@ use serde::de::DeserializeOwned;
 use crate::records::{OpRecord, Trace};
 
 /// Smaller texts parse faster in one pass than two threads can start.
-const MIN_BYTES: usize = 4 << 20;
+pub(crate) const MIN_BYTES: usize = 4 << 20;
 /// A line break between two op records: `}` ends one, `{` starts the next.
-const BETWEEN_OPS: &str = "\n    },\n    {";
+pub(crate) const BETWEEN_OPS: &str = "\n    },\n    {";
 /// The line that closes a list of the root object.
 const LIST_CLOSING: &str = "\n  ]";
 /// Fewer bytes than the smallest canonical op record (its required fields alone take
@@ -121,7 +121,7 @@ pub(crate) fn parse_in_halves(text: &str) -> Option<Trace> {
         };
     std::thread::scope(|scope| {
         let first =
-            scope.spawn(|| records::<OpRecord>(&text[first_ops.clone()], reserved_ops(ops.len())));
+            scope.spawn(|| records::<OpRecord>(&text[first_ops.clone()], reserved(ops.len())));
         // The rest of the document, with the four lists emptied.
         let mut rest = String::with_capacity(others);
         let mut from = 0;
@@ -134,7 +134,7 @@ pub(crate) fn parse_in_halves(text: &str) -> Option<Trace> {
         trace.params = records(&text[params], Vec::new())?;
         trace.modules = records(&text[modules], Vec::new())?;
         trace.module_calls = records(&text[calls], Vec::new())?;
-        let mut last = records(&text[last_ops.clone()], reserved_ops(last_ops.len()))?;
+        let mut last = records(&text[last_ops.clone()], reserved(last_ops.len()))?;
         trace.ops = first.join().ok()??;
         trace.ops.append(&mut last);
         Some(trace)
@@ -143,12 +143,12 @@ pub(crate) fn parse_in_halves(text: &str) -> Option<Trace> {
 
 /// An empty vector with room for every op record `bytes` of the list can hold, so that it
 /// never grows by copying. A bound, not a count: only the records written occupy memory.
-fn reserved_ops(bytes: usize) -> Vec<OpRecord> {
-    let mut ops = Vec::new();
-    if ops.try_reserve_exact(bytes / MIN_OP_BYTES).is_err() {
-        ops = Vec::new();
+pub(crate) fn reserved<T>(bytes: usize) -> Vec<T> {
+    let mut records = Vec::new();
+    if records.try_reserve_exact(bytes / MIN_OP_BYTES).is_err() {
+        records = Vec::new();
     }
-    ops
+    records
 }
 
 /// Where the contents of the root's list `key` lie (between its brackets), the key found

@@ -17,6 +17,8 @@ pub mod builder;
 mod error;
 mod halves;
 mod records;
+#[cfg(unix)]
+mod streamed;
 pub mod synthetic;
 mod validate;
 
@@ -159,6 +161,24 @@ fn parse_typed<T: Versioned>(text: &str, expected: &'static str) -> Result<T, Tr
     })
 }
 
+/// A large canonical trace of the current version, parsed as it is read (`streamed`);
+/// `None` for any other file, which is then read whole.
+fn load_streamed(path: &Path) -> Result<Option<Trace>, TraceError> {
+    #[cfg(unix)]
+    {
+        let trace = streamed::load(path).map_err(|source| TraceError::Read {
+            path: path.to_owned(),
+            source,
+        })?;
+        Ok(trace.filter(|trace| trace.format_and_version() == (TRACE_FORMAT, FORMAT_VERSION)))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        Ok(None)
+    }
+}
+
 fn read_text(path: &Path) -> Result<String, TraceError> {
     halves::read_text(path).map_err(|source| TraceError::Read {
         path: path.to_owned(),
@@ -238,6 +258,10 @@ impl Document {
 
     /// Reads, parses and validates a trace or bundle file.
     pub fn load(path: impl AsRef<Path>) -> Result<Document, TraceError> {
+        if let Some(trace) = load_streamed(path.as_ref())? {
+            trace.validate()?;
+            return Ok(Document::Trace(Box::new(trace)));
+        }
         Document::from_json(&read_text(path.as_ref())?)
     }
 
@@ -268,6 +292,10 @@ impl Trace {
 
     /// Reads, parses and validates a trace file.
     pub fn load(path: impl AsRef<Path>) -> Result<Trace, TraceError> {
+        if let Some(trace) = load_streamed(path.as_ref())? {
+            trace.validate()?;
+            return Ok(trace);
+        }
         Trace::from_json(&read_text(path.as_ref())?)
     }
 
