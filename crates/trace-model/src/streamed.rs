@@ -240,7 +240,12 @@ impl<'f> Stream<'f> {
         self.at = 0;
         let from = self.offset + (self.text.len() + self.partial.len()) as u64;
         if from >= self.end {
-            return Ok(false);
+            // A character cut off by the end of the file is not UTF-8.
+            return if self.partial.is_empty() {
+                Ok(false)
+            } else {
+                Err(invalid_utf8())
+            };
         }
         let length = (self.end - from).min(self.chunk as u64) as usize;
         self.bytes.clear();
@@ -265,9 +270,9 @@ impl<'f> Stream<'f> {
             Err(error) if error.error_len().is_none() => {
                 let (whole, cut) = read.split_at(error.valid_up_to());
                 self.partial.extend_from_slice(cut);
-                std::str::from_utf8(whole).map_err(invalid_utf8)?
+                std::str::from_utf8(whole).map_err(|_| invalid_utf8())?
             }
-            Err(error) => return Err(invalid_utf8(error)),
+            Err(_) => return Err(invalid_utf8()),
         };
         self.text.push_str(valid);
         Ok(true)
@@ -408,7 +413,7 @@ impl<'f> Stream<'f> {
     }
 }
 
-fn invalid_utf8(_: std::str::Utf8Error) -> io::Error {
+fn invalid_utf8() -> io::Error {
     io::Error::new(
         io::ErrorKind::InvalidData,
         "stream did not contain valid UTF-8",
@@ -485,7 +490,6 @@ mod tests {
             },
             // Not a trace.
             text.replacen("\"tl-trace\"", "\"tl-bundle\"", 1),
-            // Invalid UTF-8 is refused (the whole read names it).
         ];
         for (case, bad) in cases.iter().enumerate() {
             let (_folder, path) = written(bad);
@@ -494,14 +498,19 @@ mod tests {
                 "case {case}"
             );
         }
+        // Invalid UTF-8 is refused, inside the file or cut off at its end.
         let mut bytes = text.into_bytes();
-        let middle = bytes.len() / 2;
-        bytes[middle] = 0xFF;
         let folder = tempfile::tempdir().unwrap();
         let path = folder.path().join("trace.json");
-        std::fs::write(&path, &bytes).unwrap();
-        let error = load_in_chunks(&path, 1 << 16).unwrap_err();
-        assert_eq!(error.kind(), io::ErrorKind::InvalidData);
+        let mut cut_off = bytes.clone();
+        cut_off.push(0xE2);
+        let middle = bytes.len() / 2;
+        bytes[middle] = 0xFF;
+        for bad in [bytes, cut_off] {
+            std::fs::write(&path, &bad).unwrap();
+            let error = load_in_chunks(&path, 1 << 16).unwrap_err();
+            assert_eq!(error.kind(), io::ErrorKind::InvalidData);
+        }
     }
 
     #[test]
