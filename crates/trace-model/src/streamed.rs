@@ -9,7 +9,8 @@
 //! fraction of the file, skips to the first line break between two op records and parses
 //! the remaining ops, then keeps the text after the list. Where the second part starts is
 //! sent to the first before either parses anything but one record, so a file whose ops do
-//! not reach that far is given back at once.
+//! not reach that far is given back at once; either thread stops reading once the other
+//! gave up.
 //!
 //! The same layout rules and safety argument as [`crate::halves`]: every pattern falls
 //! between tokens (a JSON string cannot hold a raw line break), the rest of the document
@@ -52,21 +53,21 @@ fn load_in_chunks(path: &Path, chunk: usize) -> io::Result<Option<Trace>> {
     // Balanced for a trace whose ops are half its bytes: the first thread's other records
     // parse in about three quarters of the time of as many bytes of ops.
     let split = length / 2 + length / 16;
-    let failed = AtomicBool::new(false);
+    let given_up = AtomicBool::new(false);
     let (cut_sender, cut) = mpsc::channel();
     let parts = std::thread::scope(|scope| {
         let last = scope.spawn(|| {
-            let mut stream = Stream::new(&file, split, length, chunk);
-            let part = last_part(&mut stream, cut_sender, &failed);
+            let mut stream = Stream::new(&file, &given_up, split, length, chunk);
+            let part = last_part(&mut stream, cut_sender);
             if !matches!(part, Ok(Some(_))) {
-                failed.store(true, Ordering::Relaxed);
+                given_up.store(true, Ordering::Relaxed);
             }
             part
         });
-        let mut stream = Stream::new(&file, 0, length, chunk);
-        let first = first_part(&mut stream, &cut, &failed);
+        let mut stream = Stream::new(&file, &given_up, 0, length, chunk);
+        let first = first_part(&mut stream, &cut);
         if !matches!(first, Ok(Some(_))) {
-            failed.store(true, Ordering::Relaxed);
+            given_up.store(true, Ordering::Relaxed);
         }
         let last = last
             .join()
@@ -116,7 +117,6 @@ struct FirstPart {
 fn first_part(
     stream: &mut Stream<'_>,
     cut: &mpsc::Receiver<Option<u64>>,
-    failed: &AtomicBool,
 ) -> io::Result<Option<FirstPart>> {
     while stream.unread().len() < TRACE_START.len() {
         if !stream.fill()? {
@@ -130,16 +130,16 @@ fn first_part(
         return Ok(None);
     };
     let mut rest = String::new();
-    let Some(params) = stream.list_after("params", &mut rest, None, failed)? else {
+    let Some(params) = stream.list_after("params", &mut rest, None)? else {
         return Ok(None);
     };
-    let Some(modules) = stream.list_after("modules", &mut rest, None, failed)? else {
+    let Some(modules) = stream.list_after("modules", &mut rest, None)? else {
         return Ok(None);
     };
-    let Some(module_calls) = stream.list_after("module_calls", &mut rest, None, failed)? else {
+    let Some(module_calls) = stream.list_after("module_calls", &mut rest, None)? else {
         return Ok(None);
     };
-    let Some(ops) = stream.list_after("ops", &mut rest, Some(cut), failed)? else {
+    let Some(ops) = stream.list_after("ops", &mut rest, Some(cut))? else {
         return Ok(None);
     };
     Ok(Some(FirstPart {
@@ -156,7 +156,6 @@ fn first_part(
 fn last_part(
     stream: &mut Stream<'_>,
     cut: mpsc::Sender<Option<u64>>,
-    failed: &AtomicBool,
 ) -> io::Result<Option<(Vec<OpRecord>, String)>> {
     if !stream.skip_to(BETWEEN_OPS, None)? {
         return Ok(None);
@@ -172,7 +171,7 @@ fn last_part(
     }
     let mut ops = reserved(usize::try_from(stream.end).unwrap_or(usize::MAX));
     ops.push(first);
-    let Some(ops) = stream.list_from(ops, true, None, failed)? else {
+    let Some(ops) = stream.list_from(ops, true, None)? else {
         return Ok(None);
     };
     let mut tail = String::new();
@@ -188,6 +187,8 @@ fn last_part(
 /// A part of a file, read a chunk at a time into a text buffer.
 struct Stream<'f> {
     file: &'f File,
+    /// Set when either thread gave up: reading stops.
+    given_up: &'f AtomicBool,
     /// File offset of `text`'s first byte.
     offset: u64,
     /// Where the part ends in the file.
@@ -205,9 +206,16 @@ struct Stream<'f> {
 }
 
 impl<'f> Stream<'f> {
-    fn new(file: &'f File, start: u64, end: u64, chunk: usize) -> Stream<'f> {
+    fn new(
+        file: &'f File,
+        given_up: &'f AtomicBool,
+        start: u64,
+        end: u64,
+        chunk: usize,
+    ) -> Stream<'f> {
         Stream {
             file,
+            given_up,
             offset: start,
             end,
             text: String::new(),
@@ -233,8 +241,12 @@ impl<'f> Stream<'f> {
         self.at += bytes;
     }
 
-    /// Reads the next chunk behind the unconsumed text; `false` at the end of the part.
+    /// Reads the next chunk behind the unconsumed text; `false` at the end of the part, or
+    /// when either thread gave up.
     fn fill(&mut self) -> io::Result<bool> {
+        if self.given_up.load(Ordering::Relaxed) {
+            return Ok(false);
+        }
         self.text.drain(..self.at);
         self.offset += self.at as u64;
         self.at = 0;
@@ -350,7 +362,6 @@ impl<'f> Stream<'f> {
         key: &str,
         rest: &mut String,
         until: Option<u64>,
-        failed: &AtomicBool,
     ) -> io::Result<Option<Vec<T>>> {
         let opening = format!("\n  \"{key}\": [");
         if !self.skip_to(&opening, Some(rest))? {
@@ -363,7 +374,7 @@ impl<'f> Stream<'f> {
             Some(until) => reserved(usize::try_from(until - self.position()).unwrap_or(0)),
             None => Vec::new(),
         };
-        self.list_from(into, false, until, failed)
+        self.list_from(into, false, until)
     }
 
     /// Records of a list, appended to `into`; `after_record` when a record was just read.
@@ -373,12 +384,8 @@ impl<'f> Stream<'f> {
         mut into: Vec<T>,
         mut after_record: bool,
         until: Option<u64>,
-        failed: &AtomicBool,
     ) -> io::Result<Option<Vec<T>>> {
         loop {
-            if failed.load(Ordering::Relaxed) {
-                return Ok(None);
-            }
             if after_record {
                 if until.is_some_and(|until| self.position() >= until) {
                     return Ok((until == Some(self.position())).then_some(into));
@@ -521,7 +528,8 @@ mod tests {
         // Every start inside the 3-byte `€`, and just after it.
         let euro = text.find('€').unwrap() as u64;
         for start in euro + 1..=euro + 3 {
-            let mut stream = Stream::new(&file, start, text.len() as u64, 64);
+            let given_up = AtomicBool::new(false);
+            let mut stream = Stream::new(&file, &given_up, start, text.len() as u64, 64);
             assert!(stream.skip_to(BETWEEN_OPS, None).unwrap());
             let position = stream.position() as usize;
             assert!(position > start as usize);
