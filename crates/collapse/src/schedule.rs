@@ -116,11 +116,12 @@ impl<'i, 't> Facts<'i, 't> {
         let tree = &index.tree;
         let modules = tree.len();
         let hidden = hidden_ops(index, buffers);
-        let call_module: Vec<Option<ModuleId>> = trace
-            .module_calls
-            .iter()
-            .map(|call| tree.id(&call.address))
-            .collect();
+        // Calls mostly run modules in the order they are listed, or one module again.
+        let mut call_module: Vec<Option<ModuleId>> = Vec::with_capacity(trace.module_calls.len());
+        for call in &trace.module_calls {
+            let previous = call_module.last().copied().flatten();
+            call_module.push(tree.id_near(&call.address, [previous.map(|p| p + 1), previous]));
+        }
         let mut first_op = vec![usize::MAX; modules];
         let ops_in = Lists::build(
             (0..trace.ops.len()).map(|i| tree.path_ids(i).iter().map(|&id| id as usize)),
@@ -162,12 +163,23 @@ impl<'i, 't> Facts<'i, 't> {
                 }
             }
         }
+        // A module's children are mostly listed in the order they are registered.
+        let registered = Lists::build(
+            (0..modules as ModuleId)
+                .map(|id| tree.parent(id).map(|parent| parent as usize).into_iter()),
+        )
+        .inverse(modules);
         let children_flow = Lists::build((0..modules as ModuleId).map(|id| {
+            let registered = registered.row(id as usize);
             let mut children: Vec<usize> = tree
                 .record(id)
                 .children
                 .iter()
-                .filter_map(|child| tree.id(child))
+                .enumerate()
+                .filter_map(|(k, child)| {
+                    let guess = registered.get(k).map(|&g| g as ModuleId);
+                    tree.id_near(child, [guess])
+                })
                 .map(|child| child as usize)
                 .filter(|&child| first_op[child] != usize::MAX)
                 .collect();

@@ -450,3 +450,25 @@ fn the_index_agrees_with_the_labels_of_every_fixture_shape() {
         }
     }
 }
+
+#[test]
+fn module_lookups_by_neighbour_agree_with_the_address_index() {
+    let trace = fixture("gpt2");
+    let tree = ModuleTree::new(&trace);
+    let last = tree.len() as ModuleId - 1;
+    for (id, module) in trace.modules.iter().enumerate() {
+        let id = id as ModuleId;
+        assert_eq!(tree.id(&module.address), Some(id));
+        // A right guess, a wrong one, one past the end and none give the same answer.
+        for guesses in [
+            [Some(id), None],
+            [Some(last - id), Some(id + 1)],
+            [None, None],
+        ] {
+            assert_eq!(tree.id_near(&module.address, guesses), Some(id));
+        }
+        let parent = module.parent.as_deref().and_then(|p| tree.id(p));
+        assert_eq!(tree.parent(id), parent, "{}", module.address);
+    }
+    assert_eq!(tree.id_near("no.such.module", [Some(0)]), None);
+}

@@ -24,6 +24,21 @@ pub struct ModuleTree<'t> {
     innermost: Vec<Option<ModuleId>>,
     /// Per module id: ops (kind `op`) run inside it, any call, recursively.
     op_counts: Vec<usize>,
+    /// Per module id: its parent's id.
+    parent_of: Vec<Option<ModuleId>>,
+}
+
+/// The first of `guesses` whose module is at `address`.
+fn at_guess(
+    records: &[ModuleRecord],
+    address: &str,
+    guesses: impl IntoIterator<Item = Option<ModuleId>>,
+) -> Option<ModuleId> {
+    guesses.into_iter().flatten().find(|&g| {
+        records
+            .get(g as usize)
+            .is_some_and(|m| m.address == address)
+    })
 }
 
 impl<'t> ModuleTree<'t> {
@@ -38,10 +53,20 @@ impl<'t> ModuleTree<'t> {
                 .enumerate()
                 .map(|(i, m)| (m.address.as_str(), i as ModuleId)),
         );
-        let parent_of: Vec<Option<ModuleId>> = records
-            .iter()
-            .map(|m| m.parent.as_deref().and_then(|p| id_of.get(p).copied()))
-            .collect();
+        // Modules are listed parents first, mostly depth first: a module's parent is mostly
+        // the module before it or that one's parent.
+        let mut parent_of: Vec<Option<ModuleId>> = Vec::with_capacity(records.len());
+        for (i, module) in records.iter().enumerate() {
+            let parent = module.parent.as_deref().and_then(|parent| {
+                let previous = i.checked_sub(1);
+                let guesses = [
+                    previous.map(|p| p as ModuleId),
+                    previous.and_then(|p| parent_of[p]),
+                ];
+                at_guess(records, parent, guesses).or_else(|| id_of.get(parent).copied())
+            });
+            parent_of.push(parent);
+        }
         // Each path is the parent's path plus the module; parents are resolved first.
         let mut path_of: Vec<Option<Range<usize>>> = vec![None; records.len()];
         let mut path_ids = Vec::with_capacity(records.len() * 4);
@@ -101,6 +126,7 @@ impl<'t> ModuleTree<'t> {
             path_addresses,
             innermost,
             op_counts: vec![0; records.len()],
+            parent_of,
         };
         for (i, op) in trace.ops.iter().enumerate() {
             if op.kind == OpKind::Op {
@@ -119,6 +145,21 @@ impl<'t> ModuleTree<'t> {
     /// The id of the module at `address`.
     pub fn id(&self, address: &str) -> Option<ModuleId> {
         self.id_of.get(address).copied()
+    }
+
+    /// [`ModuleTree::id`], trying `guesses` first: comparing neighbouring records (still in
+    /// cache) is cheaper than hashing the address.
+    pub fn id_near(
+        &self,
+        address: &str,
+        guesses: impl IntoIterator<Item = Option<ModuleId>>,
+    ) -> Option<ModuleId> {
+        at_guess(self.records, address, guesses).or_else(|| self.id(address))
+    }
+
+    /// The id of the parent of the module with id `id` (`None` for the root).
+    pub fn parent(&self, id: ModuleId) -> Option<ModuleId> {
+        self.parent_of[id as usize]
     }
 
     /// Number of modules (ids are `0..len`).
