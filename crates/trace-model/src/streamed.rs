@@ -114,10 +114,7 @@ struct FirstPart {
 }
 
 /// The top of the file down to `cut` (received from the other thread).
-fn first_part(
-    stream: &mut Stream<'_>,
-    cut: &mpsc::Receiver<Option<u64>>,
-) -> io::Result<Option<FirstPart>> {
+fn first_part(stream: &mut Stream<'_>, cut: &mpsc::Receiver<u64>) -> io::Result<Option<FirstPart>> {
     while stream.unread().len() < TRACE_START.len() {
         if !stream.fill()? {
             return Ok(None);
@@ -126,7 +123,8 @@ fn first_part(
     if !stream.unread().starts_with(TRACE_START) {
         return Ok(None);
     }
-    let Ok(Some(cut)) = cut.recv() else {
+    // The other thread drops its sender when it gives up.
+    let Ok(cut) = cut.recv() else {
         return Ok(None);
     };
     let mut rest = String::new();
@@ -155,7 +153,7 @@ fn first_part(
 /// list. Where they start is sent on `cut` once the first of them parsed as an op.
 fn last_part(
     stream: &mut Stream<'_>,
-    cut: mpsc::Sender<Option<u64>>,
+    cut: mpsc::Sender<u64>,
 ) -> io::Result<Option<(Vec<OpRecord>, String)>> {
     if !stream.skip_to(BETWEEN_OPS, None)? {
         return Ok(None);
@@ -166,7 +164,7 @@ fn last_part(
         return Ok(None);
     };
     // A send fails only when the other thread has given up already.
-    if cut.send(Some(first_ends)).is_err() {
+    if cut.send(first_ends).is_err() {
         return Ok(None);
     }
     let mut ops = reserved(usize::try_from(stream.end).unwrap_or(usize::MAX));
