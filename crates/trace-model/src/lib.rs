@@ -161,8 +161,8 @@ fn parse_typed<T: Versioned>(text: &str, expected: &'static str) -> Result<T, Tr
     })
 }
 
-/// A large canonical trace of the current version, parsed as it is read (`streamed`);
-/// `None` for any other file, which is then read whole.
+/// A large canonical trace of the current version, parsed as it is read (`streamed`) and
+/// validated; `None` for any other file, which is then read whole.
 fn load_streamed(path: &Path) -> Result<Option<Trace>, TraceError> {
     #[cfg(unix)]
     {
@@ -170,7 +170,10 @@ fn load_streamed(path: &Path) -> Result<Option<Trace>, TraceError> {
             path: path.to_owned(),
             source,
         })?;
-        Ok(trace.filter(|trace| trace.format_and_version() == (TRACE_FORMAT, FORMAT_VERSION)))
+        match trace.filter(|trace| trace.format_and_version() == (TRACE_FORMAT, FORMAT_VERSION)) {
+            Some(trace) => trace.validate().map(|()| Some(trace)),
+            None => Ok(None),
+        }
     }
     #[cfg(not(unix))]
     {
@@ -259,7 +262,6 @@ impl Document {
     /// Reads, parses and validates a trace or bundle file.
     pub fn load(path: impl AsRef<Path>) -> Result<Document, TraceError> {
         if let Some(trace) = load_streamed(path.as_ref())? {
-            trace.validate()?;
             return Ok(Document::Trace(Box::new(trace)));
         }
         Document::from_json(&read_text(path.as_ref())?)
@@ -293,7 +295,6 @@ impl Trace {
     /// Reads, parses and validates a trace file.
     pub fn load(path: impl AsRef<Path>) -> Result<Trace, TraceError> {
         if let Some(trace) = load_streamed(path.as_ref())? {
-            trace.validate()?;
             return Ok(trace);
         }
         Trace::from_json(&read_text(path.as_ref())?)
