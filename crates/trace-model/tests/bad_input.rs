@@ -410,3 +410,43 @@ fn long_record_lists_load_in_order_and_name_a_bad_field_deep_inside() {
         &["`ops[8500].shape`", "expected a sequence"],
     );
 }
+
+#[test]
+fn large_canonical_files_load_from_disk_and_name_a_bad_field() {
+    // Large enough to be parsed as it is read, on two threads.
+    let trace = tl_trace_model::synthetic::transformer_of_size(9_000);
+    let text = trace.to_json();
+    assert!(text.len() > 8 << 20);
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("trace.json");
+    std::fs::write(&path, &text).unwrap();
+    assert!(Trace::load(&path).unwrap() == trace);
+    assert!(
+        tl_trace_model::Document::load(&path).unwrap()
+            == tl_trace_model::Document::Trace(Box::new(trace.clone()))
+    );
+
+    // Edits of the canonical text, inside op 8,500 (in the second part): the layout stays
+    // canonical, so the file is still parsed as it is read.
+    let op = text
+        .find(&format!("\"label\": \"{}\"", trace.ops[8500].label))
+        .unwrap();
+    let edited = |field: &str, value: &str| {
+        let at = op + text[op..].find(&format!("\"{field}\": [")).unwrap();
+        let end = at + text[at..].find(']').unwrap() + 1;
+        format!("{}\"{field}\": {value}{}", &text[..at], &text[end..])
+    };
+    std::fs::write(&path, edited("shape", "\"wide\"")).unwrap();
+    assert_error(
+        &Trace::load(&path).unwrap_err(),
+        "trace_field_invalid",
+        &["`ops[8500].shape`", "expected a sequence"],
+    );
+    // The file parses; validation names the reference.
+    std::fs::write(&path, edited("parents", "[\"no_such_op\"]")).unwrap();
+    assert_error(
+        &tl_trace_model::Document::load(&path).unwrap_err(),
+        "trace_reference_dangling",
+        &["ops[8500].parents[0]", "no_such_op"],
+    );
+}
