@@ -21,6 +21,7 @@ fn schedules(c: &mut Criterion) {
             group.bench_function(format!("schedule_{shape}_{ops}_ops"), |b| {
                 b.iter(|| {
                     Schedule::build(&trace, BufferVisibility::Meaningful)
+                        .expect("a generated trace is valid")
                         .steps
                         .len()
                 })

@@ -2,7 +2,7 @@
 //! chain into each other, drawn as the first member's box plus `... +N more Class`
 //! (drawing-spec 3.7).
 
-use tl_trace_model::{OpKind, Trace};
+use tl_trace_model::OpKind;
 
 use crate::schedule::Facts;
 use crate::{BufferVisibility, TraceIndex};
@@ -53,9 +53,8 @@ fn stem(address: &str) -> &str {
 
 /// Every foldable run of the trace, longest first within each parent, members in flow
 /// order (representative first).
-pub fn repeat_runs(trace: &Trace, buffers: BufferVisibility) -> Vec<Vec<String>> {
-    let index = TraceIndex::new(trace);
-    let facts = Facts::new(&index, buffers);
+pub fn repeat_runs(index: &TraceIndex<'_>, buffers: BufferVisibility) -> Vec<Vec<String>> {
+    let facts = Facts::new(index, buffers);
     let mut runs = Vec::new();
     let mut parents = vec!["self".to_owned()];
     while let Some(parent) = parents.pop() {

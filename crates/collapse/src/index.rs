@@ -4,8 +4,7 @@
 
 use std::ops::Range;
 
-use rustc_hash::FxHashMap;
-use tl_trace_model::Trace;
+use tl_trace_model::{Trace, TraceError, Validated};
 
 use crate::ModuleTree;
 
@@ -67,38 +66,31 @@ impl Lists {
     }
 }
 
-/// Op labels to indices, and each op's distinct parents (first occurrence kept: an op may
-/// read one tensor twice).
-fn dataflow(trace: &Trace) -> (FxHashMap<&str, usize>, Lists) {
-    let ops_by_label = positions(trace.ops.iter().map(|op| op.label.as_str()));
-    let parents = Lists::build(trace.ops.iter().enumerate().map(|(i, op)| {
+/// Each op's distinct parents (first occurrence kept: an op may read one tensor twice).
+fn distinct_parents(names: &Validated<'_>) -> Lists {
+    let trace = names.trace();
+    Lists::build(trace.ops.iter().enumerate().map(|(i, op)| {
         let mut seen: Vec<usize> = Vec::with_capacity(op.parents.len());
         for label in &op.parents {
             // Most ops read the op just before them: comparing with a record still in cache
             // is cheaper than hashing the label.
             let parent = match i.checked_sub(1) {
                 Some(previous) if trace.ops[previous].label == *label => previous,
-                _ => ops_by_label[label.as_str()],
+                _ => names
+                    .op(label)
+                    .expect("validated: every parent names an op"),
             };
             if !seen.contains(&parent) {
                 seen.push(parent);
             }
         }
         seen.into_iter()
-    }));
-    (ops_by_label, parents)
-}
-
-/// `name -> position` over `names`.
-fn positions<'t>(names: impl ExactSizeIterator<Item = &'t str>) -> FxHashMap<&'t str, usize> {
-    let mut map = FxHashMap::with_capacity_and_hasher(names.len(), Default::default());
-    map.extend(names.enumerate().map(|(i, name)| (name, i)));
-    map
+    }))
 }
 
 /// The calls each op of `ops` ran inside, as indices into `trace.module_calls`.
-fn call_stacks(trace: &Trace, calls: &FxHashMap<&str, usize>, ops: Range<usize>) -> Lists {
-    let ops = &trace.ops[ops];
+fn call_stacks(names: &Validated<'_>, ops: Range<usize>) -> Lists {
+    let ops = &names.trace().ops[ops];
     let mut stacks = Lists {
         starts: Vec::with_capacity(ops.len() + 1),
         items: Vec::with_capacity(ops.len() * 4),
@@ -112,7 +104,9 @@ fn call_stacks(trace: &Trace, calls: &FxHashMap<&str, usize>, ops: Range<usize>)
         for (depth, label) in op.modules.iter().enumerate() {
             let call = match previous.0.get(depth) {
                 Some(same) if same == label => stacks.items[previous.1 + depth],
-                _ => calls[label.as_str()],
+                _ => names
+                    .call(label)
+                    .expect("validated: every op's calls exist"),
             };
             stacks.items.push(call);
         }
@@ -129,37 +123,33 @@ pub struct TraceIndex<'t> {
     pub trace: &'t Trace,
     /// Its module tree.
     pub tree: ModuleTree<'t>,
-    pub(crate) ops_by_label: FxHashMap<&'t str, usize>,
-    calls_by_label: FxHashMap<&'t str, usize>,
-    params_by_address: FxHashMap<&'t str, usize>,
+    /// The name lookups validation built.
+    names: Validated<'t>,
     parents: Lists,
     children: Lists,
     stacks: Lists,
 }
 
 impl<'t> TraceIndex<'t> {
-    /// Indexes `trace` (validated: every label it names exists).
-    pub fn new(trace: &'t Trace) -> TraceIndex<'t> {
-        // The module side and the dataflow side share nothing: build them on two threads,
-        // then each op's calls, half of the ops on each (the three parts take about as long).
-        let ((tree, calls_by_label), (ops_by_label, parents, params_by_address)) =
-            std::thread::scope(|scope| {
-                let modules = scope.spawn(|| {
-                    let calls = positions(trace.module_calls.iter().map(|c| c.label.as_str()));
-                    (ModuleTree::new(trace), calls)
-                });
-                let (ops_by_label, parents) = dataflow(trace);
-                let params = positions(trace.params.iter().map(|p| p.address.as_str()));
-                (
-                    modules.join().expect("indexing modules does not panic"),
-                    (ops_by_label, parents, params),
-                )
-            });
+    /// Indexes a validated trace (so every label it names exists), reusing the lookups
+    /// validation built.
+    pub fn new(names: Validated<'t>) -> TraceIndex<'t> {
+        let trace = names.trace();
+        // The module tree and the dataflow share nothing: build them on two threads, then
+        // each op's calls, half of the ops on each.
+        let (tree, parents) = std::thread::scope(|scope| {
+            let tree = scope.spawn(|| ModuleTree::new(trace));
+            let parents = distinct_parents(&names);
+            (
+                tree.join().expect("indexing modules does not panic"),
+                parents,
+            )
+        });
         let half = trace.ops.len() / 2;
         let stacks = std::thread::scope(|scope| {
-            let calls = &calls_by_label;
-            let second = scope.spawn(move || call_stacks(trace, calls, half..trace.ops.len()));
-            call_stacks(trace, calls, 0..half)
+            let names = &names;
+            let second = scope.spawn(move || call_stacks(names, half..trace.ops.len()));
+            call_stacks(names, 0..half)
                 .followed_by(second.join().expect("indexing calls does not panic"))
         });
         // Children are the inverse of parents (validation checks both lists agree).
@@ -167,13 +157,16 @@ impl<'t> TraceIndex<'t> {
         TraceIndex {
             trace,
             tree,
-            ops_by_label,
-            calls_by_label,
-            params_by_address,
+            names,
             parents,
             children,
             stacks,
         }
+    }
+
+    /// Validates `trace` and indexes it.
+    pub fn validate(trace: &'t Trace) -> Result<TraceIndex<'t>, TraceError> {
+        trace.validated().map(TraceIndex::new)
     }
 
     /// Distinct parents of op `i`, in argument order.
@@ -193,17 +186,17 @@ impl<'t> TraceIndex<'t> {
 
     /// The index of the op labelled `label`.
     pub fn op(&self, label: &str) -> Option<usize> {
-        self.ops_by_label.get(label).copied()
+        self.names.op(label)
     }
 
     /// The index (into `trace.module_calls`) of the call labelled `label`.
     pub fn call(&self, label: &str) -> Option<usize> {
-        self.calls_by_label.get(label).copied()
+        self.names.call(label)
     }
 
     /// The index (into `trace.params`) of the parameter at `address`.
     pub fn param(&self, address: &str) -> Option<usize> {
-        self.params_by_address.get(address).copied()
+        self.names.param(address)
     }
 
     /// The index (into `trace.modules`) of the module at `address`.

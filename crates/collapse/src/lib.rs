@@ -25,7 +25,7 @@ mod tree;
 
 use indexmap::IndexMap;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet};
-use tl_trace_model::{OpKind, OpRecord, Trace};
+use tl_trace_model::{OpKind, OpRecord, Trace, TraceError};
 
 pub use index::TraceIndex;
 pub use tree::{ModuleId, ModuleTree};
@@ -211,7 +211,7 @@ pub struct VisibleGraph {
 }
 
 /// Why a visibility request cannot be met.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum VisibilityError {
     /// `module=` names no module.
     #[error("Module address '{0}' was not found in this Trace; use a module address such as those `tl-draw check` lists (e.g. 'features.0')")]
@@ -222,6 +222,9 @@ pub enum VisibilityError {
     /// `module=` names a module that ran nothing.
     #[error("Module '{0}' has no layers to render. Empty modules cannot be focused; focus one of its parents or children")]
     FocusEmpty(String),
+    /// The trace failed validation (its error names the field).
+    #[error(transparent)]
+    InvalidTrace(#[from] TraceError),
 }
 
 impl VisibilityError {
@@ -231,6 +234,7 @@ impl VisibilityError {
             VisibilityError::FocusNotFound(_) => "module_focus_not_found",
             VisibilityError::FocusIsCall(..) => "module_focus_invalid",
             VisibilityError::FocusEmpty(_) => "module_focus_empty",
+            VisibilityError::InvalidTrace(error) => error.code(),
         }
     }
 }
@@ -387,7 +391,7 @@ pub fn visible_graph(
     trace: &Trace,
     options: &VisibilityOptions,
 ) -> Result<VisibleGraph, VisibilityError> {
-    let index = TraceIndex::new(trace);
+    let index = TraceIndex::validate(trace)?;
     let hidden = hidden_ops(&index, options.buffers);
     visible_graph_with(&index, hidden, options)
 }

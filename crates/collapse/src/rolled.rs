@@ -50,7 +50,7 @@ pub fn rolled_graph(
     trace: &Trace,
     options: &VisibilityOptions,
 ) -> Result<(VisibleGraph, Vec<PassLabels>), VisibilityError> {
-    rolled_graph_with(&TraceIndex::new(trace), options)
+    rolled_graph_with(&TraceIndex::validate(trace)?, options)
 }
 
 /// [`rolled_graph`] over an existing index (shared with the planner).

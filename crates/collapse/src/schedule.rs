@@ -15,7 +15,7 @@ use std::rc::Rc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use tl_trace_model::{OpKind, Trace};
+use tl_trace_model::{OpKind, Trace, TraceError};
 
 use crate::{
     hidden_ops, index::Lists, visible_graph_with, BufferVisibility, ModuleId, ModuleTree, Plan,
@@ -605,9 +605,9 @@ fn level(full: usize, visible: usize, max: usize) -> f64 {
 }
 
 impl Schedule {
-    /// The schedule of `trace` with buffers shown as `buffers` says.
-    pub fn build(trace: &Trace, buffers: BufferVisibility) -> Schedule {
-        Schedule::build_with(&TraceIndex::new(trace), buffers)
+    /// The schedule of `trace` with buffers shown as `buffers` says; the trace is validated.
+    pub fn build(trace: &Trace, buffers: BufferVisibility) -> Result<Schedule, TraceError> {
+        Ok(Schedule::build_with(&TraceIndex::validate(trace)?, buffers))
     }
 
     /// [`Schedule::build`] over an existing index (shared with the visible graph drawn

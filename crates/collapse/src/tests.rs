@@ -255,7 +255,7 @@ fn counts(schedule: &Schedule) -> Vec<usize> {
 #[test]
 fn stack8_schedule_has_the_guide_numbers() {
     let trace = fixture("stack8");
-    let schedule = Schedule::build(&trace, BufferVisibility::Meaningful);
+    let schedule = Schedule::build(&trace, BufferVisibility::Meaningful).unwrap();
     assert_eq!(counts(&schedule), [44, 41, 38, 35, 32, 29, 26, 23, 20, 9]);
     assert_eq!(
         schedule.at(0.25).visible,
@@ -285,7 +285,7 @@ fn stack8_schedule_has_the_guide_numbers() {
 #[test]
 fn stack40_auto_is_one_blocks_box_with_a_double_arrow() {
     let trace = fixture("stack40");
-    let schedule = Schedule::build(&trace, BufferVisibility::Meaningful);
+    let schedule = Schedule::build(&trace, BufferVisibility::Meaningful).unwrap();
     assert_eq!(counts(&schedule), [204, 5]);
     let auto = schedule.auto(readable_band(&trace));
     assert_eq!(auto.plan.boxes, ["blocks"]);
@@ -323,7 +323,7 @@ fn the_readable_band_counts_every_record_as_torchlens_does() {
     let trace = fixture("resnet18");
     assert_eq!(trace.summary.num_ops, 69);
     assert_eq!(readable_band(&trace), 25);
-    let schedule = Schedule::build(&trace, BufferVisibility::Meaningful);
+    let schedule = Schedule::build(&trace, BufferVisibility::Meaningful).unwrap();
     let auto = schedule.auto(readable_band(&trace));
     assert_eq!(auto.visible, 13);
     let mut boxes = auto.plan.boxes.clone();
@@ -335,7 +335,7 @@ fn the_readable_band_counts_every_record_as_torchlens_does() {
 fn small_models_stay_whole_at_auto() {
     for name in ["convnet", "branch_true", "recurrent"] {
         let trace = fixture(name);
-        let schedule = Schedule::build(&trace, BufferVisibility::Meaningful);
+        let schedule = Schedule::build(&trace, BufferVisibility::Meaningful).unwrap();
         assert_eq!(
             schedule.auto(readable_band(&trace)).visible,
             schedule.none().visible,
@@ -347,7 +347,8 @@ fn small_models_stay_whole_at_auto() {
 #[test]
 fn repeat_folds_draw_the_first_block_and_an_ellipsis() {
     let trace = fixture("stack8");
-    let runs = crate::folds::repeat_runs(&trace, BufferVisibility::Meaningful);
+    let index = TraceIndex::validate(&trace).unwrap();
+    let runs = crate::folds::repeat_runs(&index, BufferVisibility::Meaningful);
     assert_eq!(runs.len(), 1);
     assert_eq!(runs[0].len(), 8);
     let plan = Plan {
@@ -419,7 +420,7 @@ fn the_index_agrees_with_the_labels_of_every_fixture_shape() {
         tl_trace_model::synthetic::transformer(3),
     ];
     for trace in &traces {
-        let index = TraceIndex::new(trace);
+        let index = TraceIndex::validate(trace).unwrap();
         for (i, op) in trace.ops.iter().enumerate() {
             let labels = |indices: &[usize]| -> Vec<String> {
                 indices
@@ -471,4 +472,23 @@ fn module_lookups_by_neighbour_agree_with_the_address_index() {
         assert_eq!(tree.parent(id), parent, "{}", module.address);
     }
     assert_eq!(tree.id_near("no.such.module", [Some(0)]), None);
+}
+
+#[test]
+fn an_invalid_trace_is_refused_with_its_named_error_not_a_panic() {
+    let mut trace = fixture("convnet");
+    let module = trace.ops[3].modules.len();
+    trace.ops[3].modules.push("no_such_call:1".to_owned());
+    let error = visible_graph(&trace, &VisibilityOptions::default()).unwrap_err();
+    assert_eq!(error.code(), "trace_reference_dangling");
+    assert!(
+        error
+            .to_string()
+            .contains(&format!("ops[3].modules[{module}]")),
+        "{error}"
+    );
+    let rolled = crate::rolled::rolled_graph(&trace, &VisibilityOptions::default());
+    assert_eq!(rolled.unwrap_err().code(), "trace_reference_dangling");
+    let schedule = Schedule::build(&trace, BufferVisibility::Meaningful);
+    assert_eq!(schedule.unwrap_err().code(), "trace_reference_dangling");
 }

@@ -183,7 +183,7 @@ proptest! {
     #[test]
     fn schedules_are_monotone_nested_and_accounted(children in prop::collection::vec(spec(), 1..5)) {
         let trace = build(&children);
-        let schedule = Schedule::build(&trace, BufferVisibility::Meaningful);
+        let schedule = Schedule::build(&trace, BufferVisibility::Meaningful).unwrap();
         let steps = &schedule.steps;
         for pair in steps.windows(2) {
             prop_assert!(pair[0].visible > pair[1].visible, "a larger level never shows more");
@@ -209,7 +209,7 @@ proptest! {
     #[test]
     fn rolled_drawings_of_every_stop_account_for_every_op(children in prop::collection::vec(spec(), 1..5)) {
         let trace = build(&children);
-        let schedule = Schedule::build(&trace, BufferVisibility::Meaningful);
+        let schedule = Schedule::build(&trace, BufferVisibility::Meaningful).unwrap();
         for step in &schedule.steps {
             let options = VisibilityOptions { plan: Some(step.plan.clone()), ..VisibilityOptions::default() };
             let (graph, labels) = rolled_graph(&trace, &options).unwrap();

@@ -295,8 +295,9 @@ impl DrawArgs {
     /// One file: a trace or a bundle. Several: traces of one model, as a bundle without
     /// differences, named after their files (the first is the baseline).
     fn document(&self) -> Result<Document, DrawError> {
+        // A trace is validated when it is drawn, so it is only read here.
         if let [only] = self.traces.as_slice() {
-            return Ok(Document::load(only)?);
+            return Ok(Document::read(only)?);
         }
         let traces = self
             .traces
@@ -333,8 +334,8 @@ fn check(path: &Path) -> Result<String, TraceError> {
 
 fn schedule(trace: &Path, show_buffers: &str) -> Result<String, DrawError> {
     let buffers = parse_show_buffers(show_buffers)?;
-    let trace = Trace::load(trace)?;
-    let schedule = crate::Schedule::build(&trace, buffers);
+    let trace = Trace::read(trace)?;
+    let schedule = crate::Schedule::build(&trace, buffers)?;
     let band = crate::readable_band(&trace);
     let auto = schedule.auto(band).t;
     let mut text = format!(

@@ -236,9 +236,11 @@ fn place_pictures(styled: &mut StyledGraph) -> Result<(), DrawError> {
 }
 
 /// Draws `trace` as `options` say: its forward, backward or combined graph, folded, focused,
-/// coloured and marked as asked, with a view's settings filled in.
+/// coloured and marked as asked, with a view's settings filled in. The trace is validated
+/// first (a trace from [`Trace::read`] is checked here once; one from [`Trace::load`] again).
 pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> {
     options.check_supported()?;
+    let index = TraceIndex::validate(trace)?;
     // A view fills in the options the caller left unset, then the drawing proceeds as usual.
     let resolved = match &options.view {
         Some(_) => Some(views::resolve(trace, options)?),
@@ -246,7 +248,6 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
     };
     let options = resolved.as_ref().map_or(options, |r| &r.options);
     let theme = options.check_supported()?;
-    let index = TraceIndex::new(trace);
     let collapse_schedule = match options.collapse {
         Collapse::None => None,
         _ => Some(Schedule::build_with(&index, options.show_buffers)),
@@ -254,7 +255,7 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
     let visibility = VisibilityOptions {
         depth: options.depth,
         buffers: options.show_buffers,
-        plan: plan_for(trace, options, collapse_schedule.as_ref()),
+        plan: plan_for(&index, options, collapse_schedule.as_ref()),
         focus: options.module.clone(),
     };
     let refused =
@@ -384,15 +385,19 @@ fn cone_shading(
 
 /// The boxes, capsules and folds `collapse=` and `fold_repeats=` ask for; `None` keeps the
 /// depth rule.
-fn plan_for(trace: &Trace, options: &DrawOptions, schedule: Option<&Schedule>) -> Option<Plan> {
+fn plan_for(
+    index: &TraceIndex<'_>,
+    options: &DrawOptions,
+    schedule: Option<&Schedule>,
+) -> Option<Plan> {
     let mut plan = match (options.collapse, schedule) {
-        (Collapse::Auto, Some(schedule)) => schedule.auto(readable_band(trace)).plan.clone(),
+        (Collapse::Auto, Some(schedule)) => schedule.auto(readable_band(index.trace)).plan.clone(),
         (Collapse::Max, Some(schedule)) => schedule.max().plan.clone(),
         (Collapse::Level(level), Some(schedule)) => schedule.at(level).plan.clone(),
         _ => Plan::default(),
     };
     if options.fold_repeats == Some(true) {
-        for run in repeat_runs(trace, options.show_buffers) {
+        for run in repeat_runs(index, options.show_buffers) {
             // Without a collapse level every run folds; with one, the runs it boxed whole.
             let boxed = plan.boxes.iter().filter(|b| run.contains(b)).count() == run.len();
             if options.collapse == Collapse::None || boxed {
@@ -407,6 +412,16 @@ fn plan_for(trace: &Trace, options: &DrawOptions, schedule: Option<&Schedule>) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_trace_built_in_memory_is_validated_before_it_is_drawn() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/convnet.json");
+        let mut trace = Trace::load(path).unwrap();
+        trace.ops[3].parents[0] = "no_such_op".to_owned();
+        let error = draw(&trace, &DrawOptions::default()).err().unwrap();
+        assert_eq!(error.code(), "trace_reference_dangling");
+        assert!(error.to_string().contains("ops[3].parents[0]"), "{error}");
+    }
 
     #[test]
     fn extension_picks_the_format_unless_a_format_is_given() {

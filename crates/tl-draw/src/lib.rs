@@ -5,7 +5,8 @@
 //! ```no_run
 //! use tl_draw::{draw, DrawOptions, Trace};
 //!
-//! let trace = Trace::load("fixtures/convnet.json")?;
+//! // `draw` validates the trace, so it is only read here (`Trace::load` would check it twice).
+//! let trace = Trace::read("fixtures/convnet.json")?;
 //! let drawing = draw(&trace, &DrawOptions::default().depth(2))?;
 //! println!("{}", drawing.dot);
 //! drawing.write("convnet.svg", None)?;

@@ -167,6 +167,20 @@ fn bad_traces_get_clear_errors_and_no_output() {
     );
     assert!(!dir.path().join("cut.svg").exists());
 
+    // A well-formed file whose op names a parent that does not exist: the drawing
+    // validates what the command only read.
+    let mut trace: serde_json::Value = serde_json::from_str(&text).unwrap();
+    trace["ops"][3]["parents"] = serde_json::json!(["no_such_op"]);
+    std::fs::write(dir.path().join("dangling.json"), trace.to_string()).unwrap();
+    let output = tl_draw(&["draw", "dangling.json", "-o", "d.svg"], dir.path());
+    assert!(
+        stderr(&output).contains("error[trace_reference_dangling]")
+            && stderr(&output).contains("ops[3].parents[0]"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!dir.path().join("d.svg").exists());
+
     let output = tl_draw(&["draw", "missing.json", "-o", "m.svg"], dir.path());
     assert!(
         stderr(&output).contains("error[trace_read_failed]")

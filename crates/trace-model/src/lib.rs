@@ -7,8 +7,11 @@
 //!
 //! Loading always validates: JSON syntax, field types (errors name the JSON path of the bad
 //! field), format and version, every cross-reference, the absence of cycles in the forward
-//! graph, and the summary counts. Saving writes canonical pretty JSON atomically, so
-//! `load` then `save` reproduces a canonical file byte for byte.
+//! graph, and the summary counts. [`Trace::read`] checks all but the cross-record rules, for
+//! a caller that validates as part of its own work: [`Trace::validated`] runs them and keeps
+//! the name lookups it built ([`Validated`], which `tl_collapse::TraceIndex` is made from).
+//! Saving writes canonical pretty JSON atomically, so `load` then `save` reproduces a
+//! canonical file byte for byte.
 //!
 //! This crate holds no drawing code; it is the bottom of the pipeline
 //! `trace-model -> collapse -> style -> dot-emit -> layout -> render`.
@@ -30,6 +33,7 @@ use serde::{Deserialize, Serialize};
 
 pub use error::TraceError;
 pub use records::*;
+pub use validate::Validated;
 
 /// The first fields of every file, read before the full parse so that a file of another
 /// format or version gets a precise error instead of a confusing field error.
@@ -161,19 +165,16 @@ fn parse_typed<T: Versioned>(text: &str, expected: &'static str) -> Result<T, Tr
     })
 }
 
-/// A large canonical trace of the current version, parsed as it is read (`streamed`) and
+/// A large canonical trace of the current version, parsed as it is read (`streamed`), not
 /// validated; `None` for any other file, which is then read whole.
-fn load_streamed(path: &Path) -> Result<Option<Trace>, TraceError> {
+fn read_streamed(path: &Path) -> Result<Option<Trace>, TraceError> {
     #[cfg(unix)]
     {
         let trace = streamed::load(path).map_err(|source| TraceError::Read {
             path: path.to_owned(),
             source,
         })?;
-        match trace.filter(|trace| trace.format_and_version() == (TRACE_FORMAT, FORMAT_VERSION)) {
-            Some(trace) => trace.validate().map(|()| Some(trace)),
-            None => Ok(None),
-        }
+        Ok(trace.filter(|trace| trace.format_and_version() == (TRACE_FORMAT, FORMAT_VERSION)))
     }
     #[cfg(not(unix))]
     {
@@ -248,23 +249,41 @@ pub enum Document {
 impl Document {
     /// Parses and validates either kind of document (a trace unless it says it is a bundle).
     pub fn from_json(text: &str) -> Result<Document, TraceError> {
-        if let Some(trace) = parse_fast::<Trace>(text, TRACE_FORMAT) {
+        let document = Document::parse(text)?;
+        if let Document::Trace(trace) = &document {
             trace.validate()?;
+        }
+        Ok(document)
+    }
+
+    /// Reads, parses and validates a trace or bundle file.
+    pub fn load(path: impl AsRef<Path>) -> Result<Document, TraceError> {
+        let document = Document::read(path)?;
+        if let Document::Trace(trace) = &document {
+            trace.validate()?;
+        }
+        Ok(document)
+    }
+
+    /// Reads and parses a trace or bundle file; a bundle is validated as by
+    /// [`Document::load`], a trace is not (see [`Trace::read`]).
+    pub fn read(path: impl AsRef<Path>) -> Result<Document, TraceError> {
+        if let Some(trace) = read_streamed(path.as_ref())? {
+            return Ok(Document::Trace(Box::new(trace)));
+        }
+        Document::parse(&read_text(path.as_ref())?)
+    }
+
+    /// [`Document::from_json`] without validating a trace.
+    fn parse(text: &str) -> Result<Document, TraceError> {
+        if let Some(trace) = parse_fast::<Trace>(text, TRACE_FORMAT) {
             return Ok(Document::Trace(Box::new(trace)));
         }
         if format_of(text).as_deref() == Some(BUNDLE_FORMAT) {
             Bundle::from_json(text).map(Document::Bundle)
         } else {
-            Trace::from_json(text).map(|trace| Document::Trace(Box::new(trace)))
+            parse_typed(text, TRACE_FORMAT).map(|trace| Document::Trace(Box::new(trace)))
         }
-    }
-
-    /// Reads, parses and validates a trace or bundle file.
-    pub fn load(path: impl AsRef<Path>) -> Result<Document, TraceError> {
-        if let Some(trace) = load_streamed(path.as_ref())? {
-            return Ok(Document::Trace(Box::new(trace)));
-        }
-        Document::from_json(&read_text(path.as_ref())?)
     }
 
     /// Writes the canonical JSON atomically.
@@ -294,14 +313,30 @@ impl Trace {
 
     /// Reads, parses and validates a trace file.
     pub fn load(path: impl AsRef<Path>) -> Result<Trace, TraceError> {
-        if let Some(trace) = load_streamed(path.as_ref())? {
+        let trace = Trace::read(path)?;
+        trace.validate()?;
+        Ok(trace)
+    }
+
+    /// Reads and parses a trace file: its format, version, types and required fields are
+    /// checked, its cross-references not. For callers that validate as part of their own
+    /// work through [`Trace::validated`] (`tl_draw::draw` does), so that a large trace is
+    /// not checked twice.
+    pub fn read(path: impl AsRef<Path>) -> Result<Trace, TraceError> {
+        if let Some(trace) = read_streamed(path.as_ref())? {
             return Ok(trace);
         }
-        Trace::from_json(&read_text(path.as_ref())?)
+        parse_typed(&read_text(path.as_ref())?, TRACE_FORMAT)
     }
 
     /// Checks every cross-reference, acyclicity and the summary counts.
     pub fn validate(&self) -> Result<(), TraceError> {
+        self.validated().map(drop)
+    }
+
+    /// [`Trace::validate`], keeping the name lookups the checks built: the proof that code
+    /// relying on every name resolving needs (`tl_collapse::TraceIndex::new`).
+    pub fn validated(&self) -> Result<Validated<'_>, TraceError> {
         validate::validate_trace(self, "")
     }
 

@@ -80,8 +80,47 @@ fn check_count(path: impl FnOnce() -> String, recorded: u64, computed: u64) -> R
     }
 }
 
+/// A trace that passed validation, with the name lookups the checks built: proof, for code
+/// that relies on every name in a trace resolving, that it does (`tl_collapse::TraceIndex`
+/// is built from one and reuses the lookups). Made by [`Trace::validated`].
+#[derive(Debug, Clone)]
+pub struct Validated<'t> {
+    trace: &'t Trace,
+    ops: HashMap<&'t str, usize>,
+    calls: HashMap<&'t str, usize>,
+    params: HashMap<&'t str, usize>,
+    modules: HashMap<&'t str, usize>,
+}
+
+impl<'t> Validated<'t> {
+    /// The trace.
+    pub fn trace(&self) -> &'t Trace {
+        self.trace
+    }
+
+    /// The index (into `ops`) of the op labelled `label`.
+    pub fn op(&self, label: &str) -> Option<usize> {
+        self.ops.get(label).copied()
+    }
+
+    /// The index (into `module_calls`) of the call labelled `label`.
+    pub fn call(&self, label: &str) -> Option<usize> {
+        self.calls.get(label).copied()
+    }
+
+    /// The index (into `params`) of the parameter at `address`.
+    pub fn param(&self, address: &str) -> Option<usize> {
+        self.params.get(address).copied()
+    }
+
+    /// The index (into `modules`) of the module at `address`.
+    pub fn module(&self, address: &str) -> Option<usize> {
+        self.modules.get(address).copied()
+    }
+}
+
 /// Validates one trace; `prefix` is prepended to every JSON path.
-pub(crate) fn validate_trace(trace: &Trace, prefix: &str) -> Result<()> {
+pub(crate) fn validate_trace<'t>(trace: &'t Trace, prefix: &str) -> Result<Validated<'t>> {
     // The op labels on this thread, the other names on a second one.
     let (ops, others) = std::thread::scope(|scope| {
         let others = scope.spawn(|| {
@@ -157,7 +196,13 @@ pub(crate) fn validate_trace(trace: &Trace, prefix: &str) -> Result<()> {
             "op",
         )?;
     }
-    Ok(())
+    Ok(Validated {
+        trace,
+        ops,
+        calls,
+        params,
+        modules,
+    })
 }
 
 fn validate_modules(

@@ -449,4 +449,64 @@ fn large_canonical_files_load_from_disk_and_name_a_bad_field() {
         "trace_reference_dangling",
         &["ops[8500].parents[0]", "no_such_op"],
     );
+    // `read` leaves the cross-references to the caller's validation.
+    let read = Trace::read(&path).unwrap();
+    assert_eq!(read.ops[8500].parents, ["no_such_op"]);
+    assert_error(
+        &read.validated().unwrap_err(),
+        "trace_reference_dangling",
+        &["ops[8500].parents[0]"],
+    );
+}
+
+#[test]
+fn read_checks_the_document_but_not_its_references() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("trace.json");
+    let mut document = base();
+    let i = op_index(&document, "relu_1_4:1");
+    document["ops"][i]["parents"] = json!(["linear_9_9:1"]);
+    std::fs::write(&path, document.to_string()).unwrap();
+    let read = Trace::read(&path).unwrap();
+    assert!(matches!(
+        tl_trace_model::Document::read(&path).unwrap(),
+        tl_trace_model::Document::Trace(trace) if *trace == read
+    ));
+    assert_error(
+        &Trace::load(&path).unwrap_err(),
+        "trace_reference_dangling",
+        &[&format!("`ops[{i}].parents[0]`")],
+    );
+    assert_error(
+        &tl_trace_model::Document::load(&path).unwrap_err(),
+        "trace_reference_dangling",
+        &[&format!("`ops[{i}].parents[0]`")],
+    );
+    // Types are still checked when read.
+    document["ops"][i]["shape"] = json!("wide");
+    std::fs::write(&path, document.to_string()).unwrap();
+    assert_error(
+        &Trace::read(&path).unwrap_err(),
+        "trace_field_invalid",
+        &[&format!("`ops[{i}].shape`")],
+    );
+}
+
+#[test]
+fn validated_lookups_name_every_record() {
+    let trace = Trace::from_json(BASE).unwrap();
+    let names = trace.validated().unwrap();
+    for (i, op) in trace.ops.iter().enumerate() {
+        assert_eq!(names.op(&op.label), Some(i));
+    }
+    for (i, call) in trace.module_calls.iter().enumerate() {
+        assert_eq!(names.call(&call.label), Some(i));
+    }
+    for (i, param) in trace.params.iter().enumerate() {
+        assert_eq!(names.param(&param.address), Some(i));
+    }
+    for (i, module) in trace.modules.iter().enumerate() {
+        assert_eq!(names.module(&module.address), Some(i));
+    }
+    assert_eq!(names.op("no_such_op"), None);
 }
