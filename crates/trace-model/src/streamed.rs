@@ -86,7 +86,7 @@ fn load_in_chunks(path: &Path, chunk: usize) -> io::Result<Option<Trace>> {
         params,
         modules,
         module_calls,
-        ops: mut first_ops,
+        ops: first_ops,
     } = first;
     rest.push_str(&tail);
     let Ok(mut trace) = serde_json::from_str::<Trace>(&rest) else {
@@ -95,10 +95,10 @@ fn load_in_chunks(path: &Path, chunk: usize) -> io::Result<Option<Trace>> {
     trace.params = params;
     trace.modules = modules;
     trace.module_calls = module_calls;
-    // The first part's vector has room for every op: the second part's (the fewer) move
-    // into it once.
-    first_ops.append(&mut ops);
-    trace.ops = first_ops;
+    // The second part's vector has room for every op: the first ops go in front of the
+    // others, which move once within it.
+    ops.splice(0..0, first_ops);
+    trace.ops = ops;
     Ok(Some(trace))
 }
 
@@ -167,7 +167,7 @@ fn last_part(
     if cut.send(first_ends).is_err() {
         return Ok(None);
     }
-    let mut ops = reserved(usize::try_from(stream.end - stream.position()).unwrap_or(usize::MAX));
+    let mut ops = reserved(usize::try_from(stream.end).unwrap_or(usize::MAX));
     ops.push(first);
     let Some(ops) = stream.list_from(ops, true, None)? else {
         return Ok(None);
@@ -368,9 +368,8 @@ impl<'f> Stream<'f> {
         rest.push_str(&opening);
         rest.push(']');
         self.advance(opening.len());
-        // The first part's ops have room for the second part's, which are appended.
         let into = match until {
-            Some(_) => reserved(usize::try_from(self.end).unwrap_or(usize::MAX)),
+            Some(until) => reserved(usize::try_from(until - self.position()).unwrap_or(0)),
             None => Vec::new(),
         };
         self.list_from(into, false, until)
