@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use tl_trace_model::{Trace, TraceError, Validated};
+use tl_trace_model::{parallel, Trace, TraceError, Validated};
 
 use crate::ModuleTree;
 
@@ -135,23 +135,20 @@ impl<'t> TraceIndex<'t> {
     /// validation built.
     pub fn new(names: Validated<'t>) -> TraceIndex<'t> {
         let trace = names.trace();
-        // The module tree and the dataflow share nothing: build them on two threads, then
-        // each op's calls, half of the ops on each.
-        let (tree, parents) = std::thread::scope(|scope| {
-            let tree = scope.spawn(|| ModuleTree::new(trace));
-            let parents = distinct_parents(&names);
-            (
-                tree.join().expect("indexing modules does not panic"),
-                parents,
-            )
-        });
+        // The module tree and the dataflow share nothing: build them side by side (on two
+        // threads for a large trace), then each op's calls, half of the ops on each side.
+        let (tree, parents) = parallel::join(
+            trace,
+            || ModuleTree::new(trace),
+            || distinct_parents(&names),
+        );
         let half = trace.ops.len() / 2;
-        let stacks = std::thread::scope(|scope| {
-            let names = &names;
-            let second = scope.spawn(move || call_stacks(names, half..trace.ops.len()));
-            call_stacks(names, 0..half)
-                .followed_by(second.join().expect("indexing calls does not panic"))
-        });
+        let (second, first) = parallel::join(
+            trace,
+            || call_stacks(&names, half..trace.ops.len()),
+            || call_stacks(&names, 0..half),
+        );
+        let stacks = first.followed_by(second);
         // Children are the inverse of parents (validation checks both lists agree).
         let children = parents.inverse(trace.ops.len());
         TraceIndex {

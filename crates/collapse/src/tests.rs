@@ -418,7 +418,12 @@ fn the_index_agrees_with_the_labels_of_every_fixture_shape() {
         fixture("recurrent"),
         fixture("gpt2"),
         tl_trace_model::synthetic::transformer(3),
+        // Large enough to be indexed on two threads.
+        tl_trace_model::synthetic::transformer_of_size(
+            2 * tl_trace_model::parallel::PARALLEL_FROM_OPS,
+        ),
     ];
+    assert!(traces[4].ops.len() >= tl_trace_model::parallel::PARALLEL_FROM_OPS);
     for trace in &traces {
         let index = TraceIndex::validate(trace).unwrap();
         for (i, op) in trace.ops.iter().enumerate() {

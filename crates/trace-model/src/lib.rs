@@ -19,6 +19,7 @@
 pub mod builder;
 mod error;
 mod halves;
+pub mod parallel;
 mod records;
 #[cfg(unix)]
 mod streamed;

@@ -9,6 +9,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use petgraph::graph::DiGraph;
 
 use crate::error::TraceError;
+use crate::parallel;
 use crate::records::{Bundle, OpKind, Trace};
 
 type Result<T> = std::result::Result<T, TraceError>;
@@ -122,8 +123,9 @@ impl<'t> Validated<'t> {
 /// Validates one trace; `prefix` is prepended to every JSON path.
 pub(crate) fn validate_trace<'t>(trace: &'t Trace, prefix: &str) -> Result<Validated<'t>> {
     // The op labels on this thread, the other names on a second one.
-    let (ops, others) = std::thread::scope(|scope| {
-        let others = scope.spawn(|| {
+    let (others, ops) = parallel::join(
+        trace,
+        || {
             let modules = unique_index(
                 trace.modules.iter().map(|m| m.address.as_str()),
                 |i| format!("{prefix}modules[{i}].address"),
@@ -140,17 +142,15 @@ pub(crate) fn validate_trace<'t>(trace: &'t Trace, prefix: &str) -> Result<Valid
                 "parameter address",
             )?;
             Ok((modules, calls, params))
-        });
-        let ops = unique_index(
-            trace.ops.iter().map(|op| op.label.as_str()),
-            |i| format!("{prefix}ops[{i}].label"),
-            "op label",
-        );
-        let others = others
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (ops, others)
-    });
+        },
+        || {
+            unique_index(
+                trace.ops.iter().map(|op| op.label.as_str()),
+                |i| format!("{prefix}ops[{i}].label"),
+                "op label",
+            )
+        },
+    );
     let ops = ops?;
     let (modules, calls, params) = others?;
     let conditionals: HashMap<u32, ()> = trace.conditionals.iter().map(|c| (c.id, ())).collect();
@@ -158,14 +158,11 @@ pub(crate) fn validate_trace<'t>(trace: &'t Trace, prefix: &str) -> Result<Valid
     // The module records and the op records are checked on two threads (large traces
     // spend most of their load time here); errors are reported in the same order as one
     // thread would.
-    let (modules_checked, ops_checked) = std::thread::scope(|scope| {
-        let modules_check = scope.spawn(|| validate_modules(trace, prefix, &modules, &calls, &ops));
-        let ops_checked = validate_ops(trace, prefix, &ops, &calls, &params, &conditionals);
-        let modules_checked = modules_check
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (modules_checked, ops_checked)
-    });
+    let (modules_checked, ops_checked) = parallel::join(
+        trace,
+        || validate_modules(trace, prefix, &modules, &calls, &ops),
+        || validate_ops(trace, prefix, &ops, &calls, &params, &conditionals),
+    );
     modules_checked?;
     ops_checked?;
     validate_counts(trace, prefix)?;
