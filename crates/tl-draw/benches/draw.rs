@@ -59,10 +59,11 @@ fn budgets(c: &mut Criterion) {
                 .len()
         })
     });
-    // The 100,000-op synthetic transformer at collapse="auto", trace already loaded: plan
-    // (schedule + visible graph) and DOT emission. Loading is timed by `cargo xtask bench`.
+    // The 100,000-op synthetic transformer at collapse="auto", trace already in memory:
+    // validation (which `draw` runs), plan (schedule + visible graph) and DOT emission.
+    // Reading the file is timed by `cargo xtask bench`.
     let large = tl_trace_model::synthetic::transformer_of_size(100_000);
-    group.bench_function("transformer_100k_auto_plan_and_emit", |b| {
+    group.bench_function("transformer_100k_auto_validate_plan_and_emit", |b| {
         b.iter(|| draw(&large, &auto).unwrap().dot.len())
     });
     group.finish();
