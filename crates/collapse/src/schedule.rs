@@ -15,11 +15,11 @@ use std::rc::Rc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use tl_trace_model::{OpKind, Trace, TraceError};
+use tl_trace_model::{IndexLists, OpKind, Trace, TraceError};
 
 use crate::{
-    hidden_ops, index::Lists, visible_graph_with, BufferVisibility, ModuleId, ModuleTree, Plan,
-    TraceIndex, VisibilityOptions,
+    hidden_ops, visible_graph_with, BufferVisibility, ModuleId, ModuleTree, Plan, TraceIndex,
+    VisibilityOptions,
 };
 
 /// One stop of the schedule.
@@ -70,13 +70,13 @@ pub(crate) struct Facts<'i, 't> {
     /// Per module: index of the first op run inside it (`usize::MAX`: none).
     first_op: Vec<usize>,
     /// Per module: the ops whose path contains it.
-    ops_in: Lists,
+    ops_in: IndexLists,
     /// Per module: drawn nodes a box of it would hold.
     held: Vec<usize>,
     /// Per module: boxes it is drawn as (one per call; one for a container).
     box_nodes: Vec<usize>,
     /// Per module: its children that ran, in flow order, and its rank among its siblings.
-    children_flow: Lists,
+    children_flow: IndexLists,
     rank: Vec<usize>,
     /// Operations in the trace.
     total_ops: usize,
@@ -123,7 +123,7 @@ impl<'i, 't> Facts<'i, 't> {
             call_module.push(tree.id_near(&call.address, [previous.map(|p| p + 1), previous]));
         }
         let mut first_op = vec![usize::MAX; modules];
-        let ops_in = Lists::build(
+        let ops_in = IndexLists::build(
             (0..trace.ops.len()).map(|i| tree.path_ids(i).iter().map(|&id| id as usize)),
         )
         .inverse(modules);
@@ -164,12 +164,12 @@ impl<'i, 't> Facts<'i, 't> {
             }
         }
         // A module's children are mostly listed in the order they are registered.
-        let registered = Lists::build(
+        let registered = IndexLists::build(
             (0..modules as ModuleId)
                 .map(|id| tree.parent(id).map(|parent| parent as usize).into_iter()),
         )
         .inverse(modules);
-        let children_flow = Lists::build((0..modules as ModuleId).map(|id| {
+        let children_flow = IndexLists::build((0..modules as ModuleId).map(|id| {
             let registered = registered.row(id as usize);
             let mut children: Vec<usize> = tree
                 .record(id)

@@ -460,7 +460,8 @@ fn the_index_agrees_with_the_labels_of_every_fixture_shape() {
 #[test]
 fn module_lookups_by_neighbour_agree_with_the_address_index() {
     let trace = fixture("gpt2");
-    let tree = ModuleTree::new(&trace);
+    let names = trace.validated().unwrap();
+    let tree = ModuleTree::new(&names);
     let last = tree.len() as ModuleId - 1;
     for (id, module) in trace.modules.iter().enumerate() {
         let id = id as ModuleId;

@@ -6,7 +6,7 @@
 use std::ops::Range;
 
 use rustc_hash::FxHashMap;
-use tl_trace_model::{ModuleRecord, OpKind, Trace};
+use tl_trace_model::{ModuleRecord, OpKind, Validated};
 
 /// A module's index in [`ModuleTree`] (its position in `trace.modules`).
 pub type ModuleId = u32;
@@ -42,8 +42,10 @@ fn at_guess(
 }
 
 impl<'t> ModuleTree<'t> {
-    /// The tree of `trace`.
-    pub fn new(trace: &'t Trace) -> ModuleTree<'t> {
+    /// The tree of a validated trace (each op's innermost module comes from the call stacks
+    /// validation resolved).
+    pub fn new(names: &Validated<'t>) -> ModuleTree<'t> {
+        let trace = names.trace();
         let records = trace.modules.as_slice();
         let mut id_of: FxHashMap<&'t str, ModuleId> =
             FxHashMap::with_capacity_and_hasher(records.len(), Default::default());
@@ -99,23 +101,11 @@ impl<'t> ModuleTree<'t> {
         }
         let path_of: Vec<Range<usize>> =
             path_of.into_iter().map(Option::unwrap_or_default).collect();
-        // Consecutive ops mostly share their innermost call: compare with the previous op's
-        // (in cache) before hashing.
-        let mut previous: Option<(&str, Option<ModuleId>)> = None;
-        let innermost: Vec<Option<ModuleId>> = trace
-            .ops
-            .iter()
-            .map(|op| {
-                let label = op.modules.last()?.as_str();
-                let id = match previous {
-                    Some((same, id)) if same == label => id,
-                    _ => {
-                        let address = label.rsplit_once(':').map_or(label, |(a, _)| a);
-                        id_of.get(address).copied()
-                    }
-                };
-                previous = Some((label, id));
-                id
+        let stacks = names.call_stacks();
+        let innermost: Vec<Option<ModuleId>> = (0..trace.ops.len())
+            .map(|i| {
+                let call = *stacks.row(i).last()?;
+                Some(names.call_module(call) as ModuleId)
             })
             .collect();
         let mut tree = ModuleTree {

@@ -19,6 +19,7 @@
 pub mod builder;
 mod error;
 mod halves;
+mod lists;
 pub mod parallel;
 mod records;
 #[cfg(unix)]
@@ -33,6 +34,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 pub use error::TraceError;
+pub use lists::IndexLists;
 pub use records::*;
 pub use validate::Validated;
 

@@ -9,6 +9,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use petgraph::graph::DiGraph;
 
 use crate::error::TraceError;
+use crate::lists::IndexLists;
 use crate::parallel;
 use crate::records::{Bundle, OpKind, Trace};
 
@@ -91,6 +92,9 @@ pub struct Validated<'t> {
     calls: HashMap<&'t str, usize>,
     params: HashMap<&'t str, usize>,
     modules: HashMap<&'t str, usize>,
+    parents: IndexLists,
+    call_stacks: IndexLists,
+    call_modules: Vec<usize>,
 }
 
 impl<'t> Validated<'t> {
@@ -117,6 +121,22 @@ impl<'t> Validated<'t> {
     /// The index (into `modules`) of the module at `address`.
     pub fn module(&self, address: &str) -> Option<usize> {
         self.modules.get(address).copied()
+    }
+
+    /// Per op: its distinct parents (indices into `ops`) in argument order, the first
+    /// occurrence kept (an op may read one tensor twice).
+    pub fn parents(&self) -> &IndexLists {
+        &self.parents
+    }
+
+    /// Per op: the calls it ran inside (indices into `module_calls`), outermost first.
+    pub fn call_stacks(&self) -> &IndexLists {
+        &self.call_stacks
+    }
+
+    /// The module (index into `modules`) that call `call` (index into `module_calls`) ran.
+    pub fn call_module(&self, call: usize) -> usize {
+        self.call_modules[call]
     }
 }
 
@@ -163,8 +183,8 @@ pub(crate) fn validate_trace<'t>(trace: &'t Trace, prefix: &str) -> Result<Valid
         || validate_modules(trace, prefix, &modules, &calls, &ops),
         || validate_ops(trace, prefix, &ops, &calls, &params, &conditionals),
     );
-    modules_checked?;
-    ops_checked?;
+    let call_modules = modules_checked?;
+    let (parents, call_stacks) = ops_checked?;
     validate_counts(trace, prefix)?;
     validate_backward(trace, prefix, &params)?;
     if let Some(edits) = &trace.edits {
@@ -199,6 +219,9 @@ pub(crate) fn validate_trace<'t>(trace: &'t Trace, prefix: &str) -> Result<Valid
         calls,
         params,
         modules,
+        parents,
+        call_stacks,
+        call_modules,
     })
 }
 
@@ -208,7 +231,7 @@ fn validate_modules(
     modules: &HashMap<&str, usize>,
     calls: &HashMap<&str, usize>,
     ops: &HashMap<&str, usize>,
-) -> Result<()> {
+) -> Result<Vec<usize>> {
     let op_label = |i: usize| trace.ops.get(i).map(|op| op.label.as_str());
     let roots: Vec<usize> = (0..trace.modules.len())
         .filter(|&i| trace.modules[i].parent.is_none())
@@ -247,13 +270,14 @@ fn validate_modules(
             });
         }
     }
+    let mut call_modules = Vec::with_capacity(trace.module_calls.len());
     for (c, call) in trace.module_calls.iter().enumerate() {
-        require(
+        call_modules.push(require(
             modules,
             &call.address,
             || format!("{prefix}module_calls[{c}].address"),
             "module",
-        )?;
+        )?);
         if let Some(parent) = &call.parent_call {
             require(
                 calls,
@@ -293,7 +317,7 @@ fn validate_modules(
         let numel: u64 = param.shape.iter().product();
         check_count(|| format!("{prefix}params[{p}].numel"), param.numel, numel)?;
     }
-    Ok(())
+    Ok(call_modules)
 }
 
 fn validate_ops(
@@ -303,7 +327,11 @@ fn validate_ops(
     calls: &HashMap<&str, usize>,
     params: &HashMap<&str, usize>,
     conditionals: &HashMap<u32, ()>,
-) -> Result<()> {
+) -> Result<(IndexLists, IndexLists)> {
+    // What the index of a drawing needs, resolved here once: each op's distinct parents
+    // and its call stack.
+    let mut parents = IndexLists::with_capacity(trace.ops.len(), trace.ops.len() * 2);
+    let mut stacks = IndexLists::with_capacity(trace.ops.len(), trace.ops.len() * 4);
     // (parent, child) index pairs as the parents lists and as the children lists say.
     let mut by_parents: Vec<(usize, usize)> = Vec::with_capacity(trace.ops.len());
     let mut by_children: Vec<(usize, usize)> = Vec::with_capacity(trace.ops.len());
@@ -337,7 +365,11 @@ fn validate_ops(
             let path = || here(&format!("parents[{p}]"));
             let parent = require_near(op_label, i.checked_sub(1), ops, parent, path, "op")?;
             by_parents.push((parent, i));
+            if !parents.open_row().contains(&parent) {
+                parents.push(parent);
+            }
         }
+        parents.end_row();
         for (c, child) in op.children.iter().enumerate() {
             let path = || here(&format!("children[{c}]"));
             let child = require_near(op_label, Some(i + 1), ops, child, path, "op")?;
@@ -364,15 +396,19 @@ fn validate_ops(
         // Consecutive ops mostly ran inside the same calls, already checked.
         let previous_calls = i.checked_sub(1).map_or(&[][..], |j| &trace.ops[j].modules);
         for (m, call) in op.modules.iter().enumerate() {
-            if previous_calls.get(m) != Some(call) {
+            let resolved = if previous_calls.get(m) == Some(call) {
+                stacks.row(i - 1)[m]
+            } else {
                 require(
                     calls,
                     call,
                     || here(&format!("modules[{m}]")),
                     "module call",
-                )?;
-            }
+                )?
+            };
+            stacks.push(resolved);
         }
+        stacks.end_row();
         // An op is mostly the output of calls it ran inside, already checked.
         for (m, call) in op.output_of_calls.iter().enumerate() {
             if op.modules.contains(call) {
@@ -441,7 +477,8 @@ fn validate_ops(
             }
         }
     }
-    validate_symmetry(trace, prefix, by_children, by_parents)
+    validate_symmetry(trace, prefix, by_children, by_parents)?;
+    Ok((parents, stacks))
 }
 
 /// Parents and children are two views of the same edges; they must agree. Compared as
