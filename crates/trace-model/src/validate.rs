@@ -175,17 +175,22 @@ pub(crate) fn validate_trace<'t>(trace: &'t Trace, prefix: &str) -> Result<Valid
     let (modules, calls, params) = others?;
     let conditionals: HashMap<u32, ()> = trace.conditionals.iter().map(|c| (c.id, ())).collect();
 
-    // The module records and the op records are checked on two threads (large traces
-    // spend most of their load time here); errors are reported in the same order as one
-    // thread would.
-    let (modules_checked, ops_checked) = parallel::join(
+    // The module records (and the summary counts, to balance the sides) and the op records
+    // are checked on two threads (large traces spend most of their load time here); errors
+    // are reported in the same order as one thread would.
+    let ((modules_checked, counts_checked), ops_checked) = parallel::join(
         trace,
-        || validate_modules(trace, prefix, &modules, &calls, &ops),
+        || {
+            (
+                validate_modules(trace, prefix, &modules, &calls, &ops),
+                validate_counts(trace, prefix),
+            )
+        },
         || validate_ops(trace, prefix, &ops, &calls, &params, &conditionals),
     );
     let call_modules = modules_checked?;
     let (parents, call_stacks) = ops_checked?;
-    validate_counts(trace, prefix)?;
+    counts_checked?;
     validate_backward(trace, prefix, &params)?;
     if let Some(edits) = &trace.edits {
         for (e, edit) in edits.edits.iter().enumerate() {
