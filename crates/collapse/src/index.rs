@@ -4,7 +4,7 @@
 
 use tl_trace_model::{parallel, IndexLists, Trace, TraceError, Validated};
 
-use crate::ModuleTree;
+use crate::{ModuleId, ModuleTree};
 
 /// Lookups over one validated trace, shared by every stage of a drawing.
 #[derive(Debug, Clone)]
@@ -61,6 +61,11 @@ impl<'t> TraceIndex<'t> {
     /// The index of the op labelled `label`.
     pub fn op(&self, label: &str) -> Option<usize> {
         self.names.op(label)
+    }
+
+    /// The module call `call` (index into `trace.module_calls`) ran.
+    pub fn call_module(&self, call: usize) -> ModuleId {
+        self.names.call_module(call) as ModuleId
     }
 
     /// The index (into `trace.module_calls`) of the call labelled `label`.

@@ -116,12 +116,6 @@ impl<'i, 't> Facts<'i, 't> {
         let tree = &index.tree;
         let modules = tree.len();
         let hidden = hidden_ops(index, buffers);
-        // Calls mostly run modules in the order they are listed, or one module again.
-        let mut call_module: Vec<Option<ModuleId>> = Vec::with_capacity(trace.module_calls.len());
-        for call in &trace.module_calls {
-            let previous = call_module.last().copied().flatten();
-            call_module.push(tree.id_near(&call.address, [previous.map(|p| p + 1), previous]));
-        }
         let mut first_op = vec![usize::MAX; modules];
         let ops_in = IndexLists::build(
             (0..trace.ops.len()).map(|i| tree.path_ids(i).iter().map(|&id| id as usize)),
@@ -154,7 +148,7 @@ impl<'i, 't> Facts<'i, 't> {
                     .stack(i)
                     .iter()
                     .copied()
-                    .find(|&call| call_module[call] == Some(id));
+                    .find(|&call| index.call_module(call) == id);
                 let id = id as usize;
                 held[id] += 1;
                 if last_call[id] != Some(call) {

@@ -52,18 +52,22 @@ fn require<T: Copy>(
         })
 }
 
-/// Like [`require`] for a name of `names` (op labels, parameter addresses), trying `guess`
-/// first: the neighbouring record is usually the one named, and comparing it (still in
-/// cache) is cheaper than hashing the name.
+/// Like [`require`] for a name of `names` (op labels, parameter addresses, ...), trying the
+/// `guesses` first: the neighbouring record is usually the one named, and comparing it
+/// (still in cache) is cheaper than hashing the name.
 fn require_near<'t>(
     names: impl Fn(usize) -> Option<&'t str>,
-    guess: Option<usize>,
+    guesses: impl IntoIterator<Item = Option<usize>>,
     index: &HashMap<&str, usize>,
     name: &str,
     path: impl FnOnce() -> String,
     what: &'static str,
 ) -> Result<usize> {
-    match guess.filter(|&g| names(g) == Some(name)) {
+    match guesses
+        .into_iter()
+        .flatten()
+        .find(|&g| names(g) == Some(name))
+    {
         Some(found) => Ok(found),
         None => require(index, name, path, what),
     }
@@ -250,17 +254,30 @@ fn validate_modules(
             ),
         });
     }
+    // Records are mostly listed in the order they were registered or ran, so the record
+    // each name points to is mostly a neighbour of the one found before.
+    let module_address = |i: usize| trace.modules.get(i).map(|m| m.address.as_str());
+    let call_label = |i: usize| trace.module_calls.get(i).map(|c| c.label.as_str());
+    let mut previous_parent: Option<usize> = None;
     for (m, module) in trace.modules.iter().enumerate() {
-        if let Some(parent) = &module.parent {
-            require(
+        previous_parent = match &module.parent {
+            // A module's parent is mostly the module before it or that one's parent.
+            Some(parent) => Some(require_near(
+                module_address,
+                [m.checked_sub(1), previous_parent],
                 modules,
                 parent,
                 || format!("{prefix}modules[{m}].parent"),
                 "module",
-            )?;
-        }
+            )?),
+            None => None,
+        };
+        // Its first child mostly comes right after it, a leaf child after the one before.
+        let mut previous = m;
         for (c, child) in module.children.iter().enumerate() {
-            require(
+            previous = require_near(
+                module_address,
+                [Some(previous + 1)],
                 modules,
                 child,
                 || format!("{prefix}modules[{m}].children[{c}]"),
@@ -275,36 +292,48 @@ fn validate_modules(
             });
         }
     }
-    let mut call_modules = Vec::with_capacity(trace.module_calls.len());
+    let mut call_modules: Vec<usize> = Vec::with_capacity(trace.module_calls.len());
+    let mut previous_parent: Option<usize> = None;
     for (c, call) in trace.module_calls.iter().enumerate() {
-        call_modules.push(require(
+        // Calls mostly run the next module listed, or one module again; their parent is
+        // mostly the call before or that one's parent.
+        let previous_module = call_modules.last().copied();
+        call_modules.push(require_near(
+            module_address,
+            [previous_module.map(|p| p + 1), previous_module],
             modules,
             &call.address,
             || format!("{prefix}module_calls[{c}].address"),
             "module",
         )?);
-        if let Some(parent) = &call.parent_call {
-            require(
+        previous_parent = match &call.parent_call {
+            Some(parent) => Some(require_near(
+                call_label,
+                [c.checked_sub(1), previous_parent],
                 calls,
                 parent,
                 || format!("{prefix}module_calls[{c}].parent_call"),
                 "module call",
-            )?;
-        }
+            )?),
+            None => None,
+        };
         // A call's ops mostly ran one after the other.
         let mut last: Option<usize> = None;
         for (o, op) in call.ops.iter().enumerate() {
             last = Some(require_near(
                 op_label,
-                last.map(|l| l + 1),
+                [last.map(|l| l + 1)],
                 ops,
                 op,
                 || format!("{prefix}module_calls[{c}].ops[{o}]"),
                 "op",
             )?);
         }
+        // A call's output is mostly its last op.
         for (o, op) in call.output_ops.iter().enumerate() {
-            require(
+            require_near(
+                op_label,
+                [last],
                 ops,
                 op,
                 || format!("{prefix}module_calls[{c}].output_ops[{o}]"),
@@ -312,13 +341,17 @@ fn validate_modules(
             )?;
         }
     }
+    // Parameters are listed module by module.
+    let mut previous_module: Option<usize> = None;
     for (p, param) in trace.params.iter().enumerate() {
-        require(
+        previous_module = Some(require_near(
+            module_address,
+            [previous_module, previous_module.map(|m| m + 1)],
             modules,
             &param.module,
             || format!("{prefix}params[{p}].module"),
             "module",
-        )?;
+        )?);
         let numel: u64 = param.shape.iter().product();
         check_count(|| format!("{prefix}params[{p}].numel"), param.numel, numel)?;
     }
@@ -368,7 +401,7 @@ fn validate_ops(
         // Most ops read the op just before them and feed the one just after.
         for (p, parent) in op.parents.iter().enumerate() {
             let path = || here(&format!("parents[{p}]"));
-            let parent = require_near(op_label, i.checked_sub(1), ops, parent, path, "op")?;
+            let parent = require_near(op_label, [i.checked_sub(1)], ops, parent, path, "op")?;
             by_parents.push((parent, i));
             if !parents.open_row().contains(&parent) {
                 parents.push(parent);
@@ -377,7 +410,7 @@ fn validate_ops(
         parents.end_row();
         for (c, child) in op.children.iter().enumerate() {
             let path = || here(&format!("children[{c}]"));
-            let child = require_near(op_label, Some(i + 1), ops, child, path, "op")?;
+            let child = require_near(op_label, [Some(i + 1)], ops, child, path, "op")?;
             by_children.push((i, child));
         }
         for (s, slot) in op.arg_slots.iter().enumerate() {
@@ -431,7 +464,7 @@ fn validate_ops(
         for (p, param) in op.params.iter().enumerate() {
             last_param = Some(require_near(
                 param_address,
-                last_param.map(|l| l + 1),
+                [last_param.map(|l| l + 1)],
                 params,
                 param,
                 || here(&format!("params[{p}]")),
