@@ -44,16 +44,19 @@ impl<'t> TraceIndex<'t> {
     }
 
     /// Distinct parents of op `i`, in argument order.
+    #[inline]
     pub fn parents(&self, i: usize) -> &[usize] {
         self.names.parents().row(i)
     }
 
     /// Children of op `i`.
+    #[inline]
     pub fn children(&self, i: usize) -> &[usize] {
         self.children.row(i)
     }
 
     /// The calls op `i` ran inside (indices into `trace.module_calls`), outermost first.
+    #[inline]
     pub fn stack(&self, i: usize) -> &[usize] {
         self.names.call_stacks().row(i)
     }
@@ -64,6 +67,7 @@ impl<'t> TraceIndex<'t> {
     }
 
     /// The module call `call` (index into `trace.module_calls`) ran.
+    #[inline]
     pub fn call_module(&self, call: usize) -> ModuleId {
         self.names.call_module(call) as ModuleId
     }

@@ -41,27 +41,32 @@ impl IndexLists {
     }
 
     /// Appends `item` to the row being built.
+    #[inline]
     pub fn push(&mut self, item: usize) {
         self.items.push(item);
     }
 
     /// The items of the row being built.
+    #[inline]
     pub fn open_row(&self) -> &[usize] {
         let start = self.starts[self.starts.len() - 1];
         &self.items[start..]
     }
 
     /// Closes the row being built; the next items go into a new row.
+    #[inline]
     pub fn end_row(&mut self) {
         self.starts.push(self.items.len());
     }
 
     /// The number of finished rows.
+    #[inline]
     pub fn rows(&self) -> usize {
         self.starts.len() - 1
     }
 
     /// Row `i`.
+    #[inline]
     pub fn row(&self, i: usize) -> &[usize] {
         let range: Range<usize> = self.starts[i]..self.starts[i + 1];
         &self.items[range]

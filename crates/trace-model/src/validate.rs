@@ -103,42 +103,50 @@ pub struct Validated<'t> {
 
 impl<'t> Validated<'t> {
     /// The trace.
+    #[inline]
     pub fn trace(&self) -> &'t Trace {
         self.trace
     }
 
     /// The index (into `ops`) of the op labelled `label`.
+    #[inline]
     pub fn op(&self, label: &str) -> Option<usize> {
         self.ops.get(label).copied()
     }
 
     /// The index (into `module_calls`) of the call labelled `label`.
+    #[inline]
     pub fn call(&self, label: &str) -> Option<usize> {
         self.calls.get(label).copied()
     }
 
     /// The index (into `params`) of the parameter at `address`.
+    #[inline]
     pub fn param(&self, address: &str) -> Option<usize> {
         self.params.get(address).copied()
     }
 
     /// The index (into `modules`) of the module at `address`.
+    #[inline]
     pub fn module(&self, address: &str) -> Option<usize> {
         self.modules.get(address).copied()
     }
 
     /// Per op: its distinct parents (indices into `ops`) in argument order, the first
     /// occurrence kept (an op may read one tensor twice).
+    #[inline]
     pub fn parents(&self) -> &IndexLists {
         &self.parents
     }
 
     /// Per op: the calls it ran inside (indices into `module_calls`), outermost first.
+    #[inline]
     pub fn call_stacks(&self) -> &IndexLists {
         &self.call_stacks
     }
 
     /// The module (index into `modules`) that call `call` (index into `module_calls`) ran.
+    #[inline]
     pub fn call_module(&self, call: usize) -> usize {
         self.call_modules[call]
     }
