@@ -300,8 +300,8 @@ enum Group<'t> {
 /// Decides, per op, the group that holds it (if any).
 struct Grouping<'i, 't> {
     index: &'i TraceIndex<'t>,
-    /// The plan by address: what each planned module belongs to.
-    planned: HashMap<&'t str, Planned>,
+    /// The plan by module id: what each planned module belongs to.
+    planned: Vec<Option<Planned>>,
     /// The plan's op capsules by op label.
     op_segment_of: HashMap<&'t str, usize>,
 }
@@ -314,20 +314,28 @@ pub(crate) enum Planned {
     Fold(usize, bool),
 }
 
-pub(crate) fn index_plan(plan: Option<&Plan>) -> HashMap<&str, Planned> {
-    let mut planned = HashMap::default();
+/// What `plan` does with each module, by module id (the ops' paths are ids: no address is
+/// hashed per op). An address the tree lacks holds no op and is left out; folds override
+/// capsules, which override boxes.
+pub(crate) fn index_plan(plan: Option<&Plan>, tree: &ModuleTree<'_>) -> Vec<Option<Planned>> {
+    let mut planned = vec![None; tree.len()];
+    let mut set = |address: &str, what: Planned| {
+        if let Some(id) = tree.id(address) {
+            planned[id as usize] = Some(what);
+        }
+    };
     if let Some(plan) = plan {
         for address in &plan.boxes {
-            planned.insert(address.as_str(), Planned::Box);
+            set(address, Planned::Box);
         }
         for (index, segment) in plan.segments.iter().enumerate() {
             for address in segment {
-                planned.insert(address.as_str(), Planned::Segment(index));
+                set(address, Planned::Segment(index));
             }
         }
         for (index, fold) in plan.folds.iter().enumerate() {
             for (position, address) in fold.iter().enumerate() {
-                planned.insert(address.as_str(), Planned::Fold(index, position == 0));
+                set(address, Planned::Fold(index, position == 0));
             }
         }
     }
@@ -335,18 +343,14 @@ pub(crate) fn index_plan(plan: Option<&Plan>) -> HashMap<&str, Planned> {
 }
 
 impl<'t> Grouping<'_, 't> {
-    /// The call of `address` in the op's stack (for per-call boxes of modules called often).
-    fn call_of(&self, op: usize, address: &str) -> Option<usize> {
+    /// The call of module `module` in the op's stack (for per-call boxes of modules called
+    /// often).
+    fn call_of(&self, op: usize, module: ModuleId) -> Option<usize> {
         self.index
             .stack(op)
             .iter()
             .copied()
-            .find(|&call| self.index.trace.module_calls[call].address == address)
-    }
-
-    /// One box per call of the module (a container that is never called: one box).
-    fn box_group(&self, op: usize, address: &'t str) -> Group<'t> {
-        Group::Box(address, self.call_of(op, address))
+            .find(|&call| self.index.call_module(call) == module)
     }
 
     fn depth_group(&self, i: usize, op: &OpRecord, depth: usize) -> Option<Group<'t>> {
@@ -363,26 +367,28 @@ impl<'t> Grouping<'_, 't> {
         if let Some(&index) = self.op_segment_of.get(op.label.as_str()) {
             return Some(Group::OpSegment(index));
         }
-        let path = self.index.tree.path(index);
+        let path = self.index.tree.path_ids(index);
         // Capsules and folds take their members whole, own ops included.
-        for address in path {
-            match self.planned.get(address) {
-                Some(Planned::Segment(index)) => return Some(Group::Segment(*index)),
-                Some(Planned::Fold(index, true)) => return Some(Group::FoldRepresentative(*index)),
-                Some(Planned::Fold(index, false)) => return Some(Group::FoldEllipsis(*index)),
+        for &id in path {
+            match self.planned[id as usize] {
+                Some(Planned::Segment(index)) => return Some(Group::Segment(index)),
+                Some(Planned::Fold(index, true)) => return Some(Group::FoldRepresentative(index)),
+                Some(Planned::Fold(index, false)) => return Some(Group::FoldEllipsis(index)),
                 _ => {}
             }
         }
-        // Boxes leave a module's own single op beside the box.
+        // Boxes leave a module's own single op beside the box; one box per call of the
+        // module (a container that is never called: one box).
         let trimmed = if op.is_atomic_module && !path.is_empty() {
             &path[..path.len() - 1]
         } else {
             path
         };
-        trimmed
+        let boxed = trimmed
             .iter()
-            .find(|address| matches!(self.planned.get(**address), Some(Planned::Box)))
-            .map(|&address| self.box_group(index, address))
+            .position(|&id| matches!(self.planned[id as usize], Some(Planned::Box)))?;
+        let address = self.index.tree.path(index)[boxed];
+        Some(Group::Box(address, self.call_of(index, trimmed[boxed])))
     }
 }
 
@@ -406,7 +412,7 @@ pub fn visible_graph_with(
     let trace = index.trace;
     let grouping = Grouping {
         index,
-        planned: index_plan(options.plan.as_ref()),
+        planned: index_plan(options.plan.as_ref(), &index.tree),
         op_segment_of: options
             .plan
             .iter()

@@ -64,7 +64,7 @@ pub fn rolled_graph_with(
         Some(address) => Some(crate::focus_members(trace, &index.tree, address)?),
         None => None,
     };
-    let planned = crate::index_plan(options.plan.as_ref());
+    let planned = crate::index_plan(options.plan.as_ref(), &index.tree);
     let op_segment_of: HashMap<&str, usize> = options
         .plan
         .iter()
@@ -102,15 +102,15 @@ pub fn rolled_graph_with(
             if let Some(&k) = op_segment_of.get(op.label.as_str()) {
                 return Some(RolledKey::OpSegment(k));
             }
-            let path = index.tree.path(i);
-            for &address in path {
-                match planned.get(address) {
-                    Some(crate::Planned::Segment(k)) => return Some(RolledKey::Segment(*k)),
+            let path = index.tree.path_ids(i);
+            for &id in path {
+                match planned[id as usize] {
+                    Some(crate::Planned::Segment(k)) => return Some(RolledKey::Segment(k)),
                     Some(crate::Planned::Fold(k, true)) => {
-                        return Some(RolledKey::FoldRepresentative(*k))
+                        return Some(RolledKey::FoldRepresentative(k))
                     }
                     Some(crate::Planned::Fold(k, false)) => {
-                        return Some(RolledKey::FoldEllipsis(*k))
+                        return Some(RolledKey::FoldEllipsis(k))
                     }
                     _ => {}
                 }
@@ -121,11 +121,11 @@ pub fn rolled_graph_with(
             } else {
                 path
             };
-            if let Some(&address) = trimmed
+            if let Some(boxed) = trimmed
                 .iter()
-                .find(|a| matches!(planned.get(**a), Some(crate::Planned::Box)))
+                .position(|&id| matches!(planned[id as usize], Some(crate::Planned::Box)))
             {
-                return Some(RolledKey::Box(address));
+                return Some(RolledKey::Box(index.tree.path(i)[boxed]));
             }
         } else {
             let folding = crate::folding_stack(op).len();
