@@ -42,8 +42,8 @@ fn at_guess(
 }
 
 impl<'t> ModuleTree<'t> {
-    /// The tree of a validated trace (each op's innermost module comes from the call stacks
-    /// validation resolved).
+    /// The tree of a validated trace (each module's parent and each op's innermost module
+    /// come from what validation resolved).
     pub fn new(names: &Validated<'t>) -> ModuleTree<'t> {
         let trace = names.trace();
         let records = trace.modules.as_slice();
@@ -55,20 +55,9 @@ impl<'t> ModuleTree<'t> {
                 .enumerate()
                 .map(|(i, m)| (m.address.as_str(), i as ModuleId)),
         );
-        // Modules are listed parents first, mostly depth first: a module's parent is mostly
-        // the module before it or that one's parent.
-        let mut parent_of: Vec<Option<ModuleId>> = Vec::with_capacity(records.len());
-        for (i, module) in records.iter().enumerate() {
-            let parent = module.parent.as_deref().and_then(|parent| {
-                let previous = i.checked_sub(1);
-                let guesses = [
-                    previous.map(|p| p as ModuleId),
-                    previous.and_then(|p| parent_of[p]),
-                ];
-                at_guess(records, parent, guesses).or_else(|| id_of.get(parent).copied())
-            });
-            parent_of.push(parent);
-        }
+        let parent_of: Vec<Option<ModuleId>> = (0..records.len())
+            .map(|m| names.module_parent(m).map(|parent| parent as ModuleId))
+            .collect();
         // Each path is the parent's path plus the module; parents are resolved first.
         let mut path_of: Vec<Option<Range<usize>>> = vec![None; records.len()];
         let mut path_ids = Vec::with_capacity(records.len() * 4);

@@ -86,9 +86,10 @@ fn check_count(path: impl FnOnce() -> String, recorded: u64, computed: u64) -> R
     }
 }
 
-/// A trace that passed validation, with the name lookups the checks built: proof, for code
+/// A trace that passed validation, with what the checks resolved: the name lookups, each
+/// op's parents and call stack, each module's parent and each call's module. Proof, for code
 /// that relies on every name in a trace resolving, that it does (`tl_collapse::TraceIndex`
-/// is built from one and reuses the lookups). Made by [`Trace::validated`].
+/// is built from one and reuses what it resolved). Made by [`Trace::validated`].
 #[derive(Debug, Clone)]
 pub struct Validated<'t> {
     trace: &'t Trace,
@@ -99,6 +100,7 @@ pub struct Validated<'t> {
     parents: IndexLists,
     call_stacks: IndexLists,
     call_modules: Vec<usize>,
+    module_parents: Vec<Option<usize>>,
 }
 
 impl<'t> Validated<'t> {
@@ -150,6 +152,12 @@ impl<'t> Validated<'t> {
     pub fn call_module(&self, call: usize) -> usize {
         self.call_modules[call]
     }
+
+    /// The parent (index into `modules`) of module `module`; `None` for the root.
+    #[inline]
+    pub fn module_parent(&self, module: usize) -> Option<usize> {
+        self.module_parents[module]
+    }
 }
 
 /// Validates one trace; `prefix` is prepended to every JSON path.
@@ -200,7 +208,7 @@ pub(crate) fn validate_trace<'t>(trace: &'t Trace, prefix: &str) -> Result<Valid
         },
         || validate_ops(trace, prefix, &ops, &calls, &params, &conditionals),
     );
-    let call_modules = modules_checked?;
+    let (module_parents, call_modules) = modules_checked?;
     let (parents, call_stacks) = ops_checked?;
     counts_checked?;
     validate_backward(trace, prefix, &params)?;
@@ -239,6 +247,7 @@ pub(crate) fn validate_trace<'t>(trace: &'t Trace, prefix: &str) -> Result<Valid
         parents,
         call_stacks,
         call_modules,
+        module_parents,
     })
 }
 
@@ -248,7 +257,7 @@ fn validate_modules(
     modules: &HashMap<&str, usize>,
     calls: &HashMap<&str, usize>,
     ops: &HashMap<&str, usize>,
-) -> Result<Vec<usize>> {
+) -> Result<(Vec<Option<usize>>, Vec<usize>)> {
     let op_label = |i: usize| trace.ops.get(i).map(|op| op.label.as_str());
     let roots: Vec<usize> = (0..trace.modules.len())
         .filter(|&i| trace.modules[i].parent.is_none())
@@ -266,13 +275,13 @@ fn validate_modules(
     // each name points to is mostly a neighbour of the one found before.
     let module_address = |i: usize| trace.modules.get(i).map(|m| m.address.as_str());
     let call_label = |i: usize| trace.module_calls.get(i).map(|c| c.label.as_str());
-    let mut previous_parent: Option<usize> = None;
+    let mut module_parents: Vec<Option<usize>> = Vec::with_capacity(trace.modules.len());
     for (m, module) in trace.modules.iter().enumerate() {
-        previous_parent = match &module.parent {
+        let parent = match &module.parent {
             // A module's parent is mostly the module before it or that one's parent.
             Some(parent) => Some(require_near(
                 module_address,
-                [m.checked_sub(1), previous_parent],
+                [m.checked_sub(1), module_parents.last().copied().flatten()],
                 modules,
                 parent,
                 || format!("{prefix}modules[{m}].parent"),
@@ -280,6 +289,7 @@ fn validate_modules(
             )?),
             None => None,
         };
+        module_parents.push(parent);
         // Its first child mostly comes right after it, a leaf child after the one before.
         let mut previous = m;
         for (c, child) in module.children.iter().enumerate() {
@@ -363,7 +373,7 @@ fn validate_modules(
         let numel: u64 = param.shape.iter().product();
         check_count(|| format!("{prefix}params[{p}].numel"), param.numel, numel)?;
     }
-    Ok(call_modules)
+    Ok((module_parents, call_modules))
 }
 
 fn validate_ops(
