@@ -4,11 +4,12 @@
 //! module focus keeps, and which arrows connect the drawn nodes (drawing-spec sections 3,
 //! 4.1, 4.2, 4.4 and 4.5).
 //!
-//! It reads a validated [`Trace`] and knows nothing of styles or DOT. [`visible_graph`]
-//! applies either the depth cut (`depth=`) or a [`Plan`] (boxes, capsules, folds);
+//! It reads a validated [`Trace`] (the entry points that take a `&Trace` validate it and
+//! return its named error) and knows nothing of styles or DOT. [`visible_graph`] applies
+//! either the depth cut (`depth=`) or a [`Plan`] (boxes, capsules, folds);
 //! [`schedule::Schedule`] builds the collapse schedule the `collapse=` levels read;
 //! [`rolled::rolled_graph`] draws loops rolled and [`backward::backward_view`] the
-//! backward pass. [`TraceIndex`] resolves a trace's labels once for all of them.
+//! backward pass. [`TraceIndex`], built from what validation resolved, serves all of them.
 //!
 //! Invariants of a [`VisibleGraph`]: every op of the trace is exactly one of drawn, held by
 //! a group node (box, capsule, fold), outside a module focus, or hidden; every parent ->
