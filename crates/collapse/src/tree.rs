@@ -5,8 +5,7 @@
 
 use std::ops::Range;
 
-use rustc_hash::FxHashMap;
-use tl_trace_model::{ModuleRecord, OpKind, Validated};
+use tl_trace_model::{ModuleRecord, NameIndex, OpKind, Validated};
 
 /// A module's index in [`ModuleTree`] (its position in `trace.modules`).
 pub type ModuleId = u32;
@@ -15,7 +14,7 @@ pub type ModuleId = u32;
 #[derive(Debug, Clone)]
 pub struct ModuleTree<'t> {
     records: &'t [ModuleRecord],
-    id_of: FxHashMap<&'t str, ModuleId>,
+    id_of: NameIndex<'t>,
     /// Per module id: its path (ancestors below the root, then itself) in the arenas.
     path_of: Vec<Range<usize>>,
     path_ids: Vec<ModuleId>,
@@ -47,14 +46,9 @@ impl<'t> ModuleTree<'t> {
     pub fn new(names: &Validated<'t>) -> ModuleTree<'t> {
         let trace = names.trace();
         let records = trace.modules.as_slice();
-        let mut id_of: FxHashMap<&'t str, ModuleId> =
-            FxHashMap::with_capacity_and_hasher(records.len(), Default::default());
-        id_of.extend(
-            records
-                .iter()
-                .enumerate()
-                .map(|(i, m)| (m.address.as_str(), i as ModuleId)),
-        );
+        // Copying validation's address map is several times cheaper than hashing every
+        // address again.
+        let id_of = names.module_addresses().clone();
         let parent_of: Vec<Option<ModuleId>> = (0..records.len())
             .map(|m| names.module_parent(m).map(|parent| parent as ModuleId))
             .collect();
@@ -123,7 +117,7 @@ impl<'t> ModuleTree<'t> {
 
     /// The id of the module at `address`.
     pub fn id(&self, address: &str) -> Option<ModuleId> {
-        self.id_of.get(address).copied()
+        self.id_of.get(address).map(|id| id as ModuleId)
     }
 
     /// [`ModuleTree::id`], trying `guesses` first: comparing neighbouring records (still in

@@ -36,7 +36,7 @@ use serde::{Deserialize, Serialize};
 pub use error::TraceError;
 pub use lists::IndexLists;
 pub use records::*;
-pub use validate::Validated;
+pub use validate::{NameIndex, Validated};
 
 /// The first fields of every file, read before the full parse so that a file of another
 /// format or version gets a precise error instead of a confusing field error.

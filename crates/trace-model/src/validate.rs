@@ -15,16 +15,31 @@ use crate::records::{Bundle, OpKind, Trace};
 
 type Result<T> = std::result::Result<T, TraceError>;
 
+/// Names of one kind of record (op labels, module addresses, ...) to their positions in
+/// their list; built by validation, which refuses repeated names.
+#[derive(Debug, Clone, Default)]
+pub struct NameIndex<'t> {
+    positions: HashMap<&'t str, usize>,
+}
+
+impl NameIndex<'_> {
+    /// The position of the record named `name`.
+    #[inline]
+    pub fn get(&self, name: &str) -> Option<usize> {
+        self.positions.get(name).copied()
+    }
+}
+
 /// Builds a `name -> index` map, refusing repeats.
 fn unique_index<'a>(
     names: impl Iterator<Item = &'a str>,
     path_of: impl Fn(usize) -> String,
     what: &'static str,
-) -> Result<HashMap<&'a str, usize>> {
+) -> Result<NameIndex<'a>> {
     let (size, _) = names.size_hint();
-    let mut index = HashMap::with_capacity_and_hasher(size, Default::default());
+    let mut positions = HashMap::with_capacity_and_hasher(size, Default::default());
     for (position, name) in names.enumerate() {
-        if index.insert(name, position).is_some() {
+        if positions.insert(name, position).is_some() {
             return Err(TraceError::DuplicateLabel {
                 path: path_of(position),
                 what,
@@ -32,19 +47,18 @@ fn unique_index<'a>(
             });
         }
     }
-    Ok(index)
+    Ok(NameIndex { positions })
 }
 
 /// What `name` resolves to in `index`, or the dangling-reference error at `path`.
-fn require<T: Copy>(
-    index: &HashMap<&str, T>,
+fn require(
+    index: &NameIndex<'_>,
     name: &str,
     path: impl FnOnce() -> String,
     what: &'static str,
-) -> Result<T> {
+) -> Result<usize> {
     index
         .get(name)
-        .copied()
         .ok_or_else(|| TraceError::DanglingReference {
             path: path(),
             what,
@@ -58,7 +72,7 @@ fn require<T: Copy>(
 fn require_near<'t>(
     names: impl Fn(usize) -> Option<&'t str>,
     guesses: impl IntoIterator<Item = Option<usize>>,
-    index: &HashMap<&str, usize>,
+    index: &NameIndex<'_>,
     name: &str,
     path: impl FnOnce() -> String,
     what: &'static str,
@@ -93,10 +107,10 @@ fn check_count(path: impl FnOnce() -> String, recorded: u64, computed: u64) -> R
 #[derive(Debug, Clone)]
 pub struct Validated<'t> {
     trace: &'t Trace,
-    ops: HashMap<&'t str, usize>,
-    calls: HashMap<&'t str, usize>,
-    params: HashMap<&'t str, usize>,
-    modules: HashMap<&'t str, usize>,
+    ops: NameIndex<'t>,
+    calls: NameIndex<'t>,
+    params: NameIndex<'t>,
+    modules: NameIndex<'t>,
     parents: IndexLists,
     call_stacks: IndexLists,
     call_modules: Vec<usize>,
@@ -113,25 +127,30 @@ impl<'t> Validated<'t> {
     /// The index (into `ops`) of the op labelled `label`.
     #[inline]
     pub fn op(&self, label: &str) -> Option<usize> {
-        self.ops.get(label).copied()
+        self.ops.get(label)
     }
 
     /// The index (into `module_calls`) of the call labelled `label`.
     #[inline]
     pub fn call(&self, label: &str) -> Option<usize> {
-        self.calls.get(label).copied()
+        self.calls.get(label)
     }
 
     /// The index (into `params`) of the parameter at `address`.
     #[inline]
     pub fn param(&self, address: &str) -> Option<usize> {
-        self.params.get(address).copied()
+        self.params.get(address)
     }
 
     /// The index (into `modules`) of the module at `address`.
     #[inline]
     pub fn module(&self, address: &str) -> Option<usize> {
-        self.modules.get(address).copied()
+        self.modules.get(address)
+    }
+
+    /// Module addresses to module indices (for a module tree to keep a copy of).
+    pub fn module_addresses(&self) -> &NameIndex<'t> {
+        &self.modules
     }
 
     /// Per op: its distinct parents (indices into `ops`) in argument order, the first
@@ -254,9 +273,9 @@ pub(crate) fn validate_trace<'t>(trace: &'t Trace, prefix: &str) -> Result<Valid
 fn validate_modules(
     trace: &Trace,
     prefix: &str,
-    modules: &HashMap<&str, usize>,
-    calls: &HashMap<&str, usize>,
-    ops: &HashMap<&str, usize>,
+    modules: &NameIndex<'_>,
+    calls: &NameIndex<'_>,
+    ops: &NameIndex<'_>,
 ) -> Result<(Vec<Option<usize>>, Vec<usize>)> {
     let op_label = |i: usize| trace.ops.get(i).map(|op| op.label.as_str());
     let roots: Vec<usize> = (0..trace.modules.len())
@@ -379,9 +398,9 @@ fn validate_modules(
 fn validate_ops(
     trace: &Trace,
     prefix: &str,
-    ops: &HashMap<&str, usize>,
-    calls: &HashMap<&str, usize>,
-    params: &HashMap<&str, usize>,
+    ops: &NameIndex<'_>,
+    calls: &NameIndex<'_>,
+    params: &NameIndex<'_>,
     conditionals: &HashMap<u32, ()>,
 ) -> Result<(IndexLists, IndexLists)> {
     // What the index of a drawing needs, resolved here once: each op's distinct parents
@@ -641,7 +660,7 @@ fn validate_counts(trace: &Trace, prefix: &str) -> Result<()> {
     Ok(())
 }
 
-fn validate_backward(trace: &Trace, prefix: &str, params: &HashMap<&str, usize>) -> Result<()> {
+fn validate_backward(trace: &Trace, prefix: &str, params: &NameIndex<'_>) -> Result<()> {
     let Some(backward) = &trace.backward else {
         return Ok(());
     };
@@ -700,13 +719,13 @@ pub(crate) fn validate_bundle(bundle: &Bundle) -> Result<()> {
         validate_trace(&member.trace, &format!("members[{m}].trace."))?;
     }
     for (d, table) in bundle.deltas.iter().enumerate() {
-        require(
+        let member = require(
             &members,
             &table.member,
             || format!("deltas[{d}].member"),
             "bundle member",
         )?;
-        let trace = &bundle.members[members[table.member.as_str()]].trace;
+        let trace = &bundle.members[member].trace;
         let labels: HashSet<&str> = trace.ops.iter().map(|op| op.label.as_str()).collect();
         for label in table.values.keys() {
             if !labels.contains(label.as_str()) {
