@@ -72,6 +72,13 @@ impl<'t> TraceIndex<'t> {
         self.names.call_module(call) as ModuleId
     }
 
+    /// The children of module `module` (indices into `trace.modules`), as its record lists
+    /// them.
+    #[inline]
+    pub fn module_children(&self, module: ModuleId) -> &[usize] {
+        self.names.module_children().row(module as usize)
+    }
+
     /// The index (into `trace.module_calls`) of the call labelled `label`.
     pub fn call(&self, label: &str) -> Option<usize> {
         self.names.call(label)

@@ -157,24 +157,11 @@ impl<'i, 't> Facts<'i, 't> {
                 }
             }
         }
-        // A module's children are mostly listed in the order they are registered.
-        let registered = IndexLists::build(
-            (0..modules as ModuleId)
-                .map(|id| tree.parent(id).map(|parent| parent as usize).into_iter()),
-        )
-        .inverse(modules);
         let children_flow = IndexLists::build((0..modules as ModuleId).map(|id| {
-            let registered = registered.row(id as usize);
-            let mut children: Vec<usize> = tree
-                .record(id)
-                .children
+            let mut children: Vec<usize> = index
+                .module_children(id)
                 .iter()
-                .enumerate()
-                .filter_map(|(k, child)| {
-                    let guess = registered.get(k).map(|&g| g as ModuleId);
-                    tree.id_near(child, [guess])
-                })
-                .map(|child| child as usize)
+                .copied()
                 .filter(|&child| first_op[child] != usize::MAX)
                 .collect();
             children.sort_by_key(|&child| first_op[child]);

@@ -458,26 +458,34 @@ fn the_index_agrees_with_the_labels_of_every_fixture_shape() {
 }
 
 #[test]
-fn module_lookups_by_neighbour_agree_with_the_address_index() {
+fn module_links_resolved_by_validation_agree_with_the_records() {
     let trace = fixture("gpt2");
-    let names = trace.validated().unwrap();
-    let tree = ModuleTree::new(&names);
-    let last = tree.len() as ModuleId - 1;
+    let index = TraceIndex::validate(&trace).unwrap();
+    let tree = &index.tree;
     for (id, module) in trace.modules.iter().enumerate() {
         let id = id as ModuleId;
         assert_eq!(tree.id(&module.address), Some(id));
-        // A right guess, a wrong one, one past the end and none give the same answer.
-        for guesses in [
-            [Some(id), None],
-            [Some(last - id), Some(id + 1)],
-            [None, None],
-        ] {
-            assert_eq!(tree.id_near(&module.address, guesses), Some(id));
+        let children: Vec<&str> = index
+            .module_children(id)
+            .iter()
+            .map(|&child| trace.modules[child].address.as_str())
+            .collect();
+        assert_eq!(children, module.children, "{}", module.address);
+        // The parent shows in the module's path, right before it.
+        if module.parent.is_some() && tree.record(id).depth > 1 {
+            let op = trace.ops.iter().position(|op| {
+                op.modules
+                    .iter()
+                    .any(|call| call.rsplit_once(':').unwrap().0 == module.address)
+            });
+            if let Some(op) = op {
+                let path = tree.path(op);
+                let at = path.iter().position(|&a| a == module.address).unwrap();
+                assert_eq!(Some(path[at - 1]), module.parent.as_deref());
+            }
         }
-        let parent = module.parent.as_deref().and_then(|p| tree.id(p));
-        assert_eq!(tree.parent(id), parent, "{}", module.address);
     }
-    assert_eq!(tree.id_near("no.such.module", [Some(0)]), None);
+    assert_eq!(tree.id("no.such.module"), None);
 }
 
 #[test]

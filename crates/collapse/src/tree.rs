@@ -23,21 +23,6 @@ pub struct ModuleTree<'t> {
     innermost: Vec<Option<ModuleId>>,
     /// Per module id: ops (kind `op`) run inside it, any call, recursively.
     op_counts: Vec<usize>,
-    /// Per module id: its parent's id.
-    parent_of: Vec<Option<ModuleId>>,
-}
-
-/// The first of `guesses` whose module is at `address`.
-fn at_guess(
-    records: &[ModuleRecord],
-    address: &str,
-    guesses: impl IntoIterator<Item = Option<ModuleId>>,
-) -> Option<ModuleId> {
-    guesses.into_iter().flatten().find(|&g| {
-        records
-            .get(g as usize)
-            .is_some_and(|m| m.address == address)
-    })
 }
 
 impl<'t> ModuleTree<'t> {
@@ -49,9 +34,6 @@ impl<'t> ModuleTree<'t> {
         // Copying validation's address map is several times cheaper than hashing every
         // address again.
         let id_of = names.module_addresses().clone();
-        let parent_of: Vec<Option<ModuleId>> = (0..records.len())
-            .map(|m| names.module_parent(m).map(|parent| parent as ModuleId))
-            .collect();
         // Each path is the parent's path plus the module; parents are resolved first.
         let mut path_of: Vec<Option<Range<usize>>> = vec![None; records.len()];
         let mut path_ids = Vec::with_capacity(records.len() * 4);
@@ -65,14 +47,15 @@ impl<'t> ModuleTree<'t> {
                     break;
                 }
                 pending.push(module);
-                current = parent_of[module].map(|p| p as usize);
+                current = names.module_parent(module);
             }
             for module in pending.into_iter().rev() {
                 let start = path_ids.len();
                 // The root (no parent) is left out of every path.
                 if records[module].parent.is_some() {
-                    let inherited = parent_of[module]
-                        .and_then(|parent| path_of[parent as usize].clone())
+                    let inherited = names
+                        .module_parent(module)
+                        .and_then(|parent| path_of[parent].clone())
                         .unwrap_or(0..0);
                     path_ids.extend_from_within(inherited.clone());
                     path_addresses.extend_from_within(inherited);
@@ -99,7 +82,6 @@ impl<'t> ModuleTree<'t> {
             path_addresses,
             innermost,
             op_counts: vec![0; records.len()],
-            parent_of,
         };
         for (i, op) in trace.ops.iter().enumerate() {
             if op.kind == OpKind::Op {
@@ -118,21 +100,6 @@ impl<'t> ModuleTree<'t> {
     /// The id of the module at `address`.
     pub fn id(&self, address: &str) -> Option<ModuleId> {
         self.id_of.get(address).map(|id| id as ModuleId)
-    }
-
-    /// [`ModuleTree::id`], trying `guesses` first: comparing neighbouring records (still in
-    /// cache) is cheaper than hashing the address.
-    pub fn id_near(
-        &self,
-        address: &str,
-        guesses: impl IntoIterator<Item = Option<ModuleId>>,
-    ) -> Option<ModuleId> {
-        at_guess(self.records, address, guesses).or_else(|| self.id(address))
-    }
-
-    /// The id of the parent of the module with id `id` (`None` for the root).
-    pub fn parent(&self, id: ModuleId) -> Option<ModuleId> {
-        self.parent_of[id as usize]
     }
 
     /// Number of modules (ids are `0..len`).

@@ -101,7 +101,7 @@ fn check_count(path: impl FnOnce() -> String, recorded: u64, computed: u64) -> R
 }
 
 /// A trace that passed validation, with what the checks resolved: the name lookups, each
-/// op's parents and call stack, each module's parent and each call's module. Proof, for code
+/// op's parents and call stack, each module's parent and children and each call's module. Proof, for code
 /// that relies on every name in a trace resolving, that it does (`tl_collapse::TraceIndex`
 /// is built from one and reuses what it resolved). Made by [`Trace::validated`].
 #[derive(Debug, Clone)]
@@ -115,6 +115,7 @@ pub struct Validated<'t> {
     call_stacks: IndexLists,
     call_modules: Vec<usize>,
     module_parents: Vec<Option<usize>>,
+    module_children: IndexLists,
 }
 
 impl<'t> Validated<'t> {
@@ -177,6 +178,12 @@ impl<'t> Validated<'t> {
     pub fn module_parent(&self, module: usize) -> Option<usize> {
         self.module_parents[module]
     }
+
+    /// Per module: its children (indices into `modules`), in the order the record lists them.
+    #[inline]
+    pub fn module_children(&self) -> &IndexLists {
+        &self.module_children
+    }
 }
 
 /// Validates one trace; `prefix` is prepended to every JSON path.
@@ -227,7 +234,11 @@ pub(crate) fn validate_trace<'t>(trace: &'t Trace, prefix: &str) -> Result<Valid
         },
         || validate_ops(trace, prefix, &ops, &calls, &params, &conditionals),
     );
-    let (module_parents, call_modules) = modules_checked?;
+    let ModuleLinks {
+        parents: module_parents,
+        children: module_children,
+        call_modules,
+    } = modules_checked?;
     let (parents, call_stacks) = ops_checked?;
     counts_checked?;
     validate_backward(trace, prefix, &params)?;
@@ -267,7 +278,18 @@ pub(crate) fn validate_trace<'t>(trace: &'t Trace, prefix: &str) -> Result<Valid
         call_stacks,
         call_modules,
         module_parents,
+        module_children,
     })
+}
+
+/// What checking the module records resolved.
+struct ModuleLinks {
+    /// Per module: its parent.
+    parents: Vec<Option<usize>>,
+    /// Per module: its children, as listed.
+    children: IndexLists,
+    /// Per call: the module it ran.
+    call_modules: Vec<usize>,
 }
 
 fn validate_modules(
@@ -276,7 +298,7 @@ fn validate_modules(
     modules: &NameIndex<'_>,
     calls: &NameIndex<'_>,
     ops: &NameIndex<'_>,
-) -> Result<(Vec<Option<usize>>, Vec<usize>)> {
+) -> Result<ModuleLinks> {
     let op_label = |i: usize| trace.ops.get(i).map(|op| op.label.as_str());
     let roots: Vec<usize> = (0..trace.modules.len())
         .filter(|&i| trace.modules[i].parent.is_none())
@@ -295,6 +317,7 @@ fn validate_modules(
     let module_address = |i: usize| trace.modules.get(i).map(|m| m.address.as_str());
     let call_label = |i: usize| trace.module_calls.get(i).map(|c| c.label.as_str());
     let mut module_parents: Vec<Option<usize>> = Vec::with_capacity(trace.modules.len());
+    let mut module_children = IndexLists::with_capacity(trace.modules.len(), trace.modules.len());
     for (m, module) in trace.modules.iter().enumerate() {
         let parent = match &module.parent {
             // A module's parent is mostly the module before it or that one's parent.
@@ -320,7 +343,9 @@ fn validate_modules(
                 || format!("{prefix}modules[{m}].children[{c}]"),
                 "module",
             )?;
+            module_children.push(previous);
         }
+        module_children.end_row();
         if module.num_params_trainable + module.num_params_frozen != module.num_params {
             return Err(TraceError::CountMismatch {
                 path: format!("{prefix}modules[{m}].num_params"),
@@ -392,7 +417,11 @@ fn validate_modules(
         let numel: u64 = param.shape.iter().product();
         check_count(|| format!("{prefix}params[{p}].numel"), param.numel, numel)?;
     }
-    Ok((module_parents, call_modules))
+    Ok(ModuleLinks {
+        parents: module_parents,
+        children: module_children,
+        call_modules,
+    })
 }
 
 fn validate_ops(
