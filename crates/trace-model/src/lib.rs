@@ -252,20 +252,20 @@ pub enum Document {
 impl Document {
     /// Parses and validates either kind of document (a trace unless it says it is a bundle).
     pub fn from_json(text: &str) -> Result<Document, TraceError> {
-        let document = Document::parse(text)?;
-        if let Document::Trace(trace) = &document {
-            trace.validate()?;
-        }
-        Ok(document)
+        Document::parse(text)?.with_trace_validated()
     }
 
     /// Reads, parses and validates a trace or bundle file.
     pub fn load(path: impl AsRef<Path>) -> Result<Document, TraceError> {
-        let document = Document::read(path)?;
-        if let Document::Trace(trace) = &document {
+        Document::read(path)?.with_trace_validated()
+    }
+
+    /// The document, once a trace is validated (a bundle was when it was parsed).
+    fn with_trace_validated(self) -> Result<Document, TraceError> {
+        if let Document::Trace(trace) = &self {
             trace.validate()?;
         }
-        Ok(document)
+        Ok(self)
     }
 
     /// Reads and parses a trace or bundle file; a bundle is validated as by
