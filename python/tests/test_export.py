@@ -232,3 +232,17 @@ def test_time_draw_reports_a_median_per_collapse_mode():
     results = time_draws(["branch_true"], ["none", "auto"], runs=1)
     assert [(r["name"], r["collapse"]) for r in results] == [("branch_true", "none"), ("branch_true", "auto")]
     assert all(r["seconds"] > 0 for r in results)
+
+
+@pytest.mark.parametrize("name", ["convnet", "bundle", "backward", "gpt2"])
+def test_written_json_has_the_canonical_layout(name):
+    """The adapter writes the layout `Trace::save` writes, one record per line; only a
+    float's spelling may differ (Python's repr against Rust's shortest round-trip digits)."""
+    with open(f"{fixtures.REPO_ROOT}/fixtures/{name}.json", encoding="utf-8") as handle:
+        committed = handle.read()
+    written = fixtures.canonical_json(json.loads(committed)) + "\n"
+    lines = list(zip(written.splitlines(), committed.splitlines(), strict=True))
+    assert len(lines) > 20
+    for ours, theirs in lines:
+        if ours != theirs:
+            assert json.loads(ours.strip().rstrip(",")) == json.loads(theirs.strip().rstrip(","))

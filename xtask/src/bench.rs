@@ -30,7 +30,8 @@ fn release_binary() -> Result<PathBuf> {
     Ok(root.join("target").join("release").join("tl-draw"))
 }
 
-/// Writes the synthetic traces under `target/synthetic` (once); returns their paths.
+/// Writes the synthetic traces under `target/synthetic` where they are missing or not what
+/// this version's generator and canonical layout give; returns their paths.
 pub fn synthetic_traces() -> Result<Vec<PathBuf>> {
     let folder = repo_root().join("target").join("synthetic");
     std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
@@ -38,9 +39,9 @@ pub fn synthetic_traces() -> Result<Vec<PathBuf>> {
         .iter()
         .map(|&ops| {
             let path = folder.join(format!("transformer_{ops}.json"));
-            if !path.exists() {
-                transformer_of_size(ops)
-                    .save(&path)
+            let text = transformer_of_size(ops).to_json();
+            if std::fs::read(&path).ok().as_deref() != Some(text.as_bytes()) {
+                tl_trace_model::write_atomically(&path, text.as_bytes())
                     .map_err(|e| format!("{}: {e}", path.display()))?;
             }
             Ok(path)
@@ -197,7 +198,7 @@ pub fn bench() -> Result<()> {
         );
     }
     println!();
-    println!("| trace | JSON size | peak memory | ratio (budget < 10x) |");
+    println!("| trace | JSON size | peak memory | ratio (budget < 10x at 100,000 ops) |");
     println!("|---|---|---|---|");
     for (ops, peak, json_kib) in memory {
         match peak {
@@ -207,14 +208,14 @@ pub fn bench() -> Result<()> {
                     missed.push(format!("peak memory of {ops} ops"));
                 }
                 println!(
-                    "| {ops} ops | {} MiB | {} MiB | {ratio:.1}x |",
-                    json_kib / 1024,
+                    "| {ops} ops | {:.1} MiB | {} MiB | {ratio:.1}x |",
+                    json_kib as f64 / 1024.0,
                     peak / 1024
                 );
             }
             None => println!(
-                "| {ops} ops | {} MiB | (needs /usr/bin/time) | |",
-                json_kib / 1024
+                "| {ops} ops | {:.1} MiB | (needs /usr/bin/time) | |",
+                json_kib as f64 / 1024.0
             ),
         }
     }

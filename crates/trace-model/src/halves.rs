@@ -1,11 +1,11 @@
 //! Reading and parsing a large trace on two threads. Reading copies the file from the page
 //! cache into fresh memory; two threads, each copying half, take 38 ms where one takes 58
-//! (161 MiB).
+//! (161 MiB, measured on the two-space indented layout of earlier versions).
 //!
-//! Parsing: building the records is most of loading (a 100,000-op trace is 160 MiB of
-//! JSON, 40% of it the module calls' op lists), so the four long lists (`params`,
-//! `modules`, `module_calls`, `ops`) are read where they lie, record by record, and the ops
-//! list is cut in two at a line break between two ops. One thread parses the first ops into
+//! Parsing: building the records is most of loading (a 100,000-op trace is 105 MiB of
+//! JSON), so the four long lists (`params`, `modules`, `module_calls`, `ops`) are read
+//! where they lie, record by record, and the ops list is cut in two at a line break between
+//! two ops. One thread parses the first ops into
 //! a vector reserved for the whole list (a bound: only what is written takes memory), the
 //! one the trace keeps; the other the rest of the document (a small copy with those lists
 //! emptied), the first three lists and the last ops, which are then moved behind the first.
@@ -13,11 +13,12 @@
 //! for (a quarter of the ops of the synthetic transformers): few records are copied, and no
 //! vector grows by copying.
 //!
-//! The cuts rely on the canonical layout (two-space indentation, the fields in their
-//! declared order), which the adapter and `save` both write. They are safe on any text: a
-//! JSON string cannot hold a raw line break, so every pattern below falls between tokens;
-//! the rest of the document must parse as a trace, and each list's contents must be
-//! records that exactly fill the range found for it. Anything else returns `None` and the
+//! The cuts rely on the canonical layout (the root's lists at two spaces, one record per
+//! line; the fields in their declared order), which the adapter and `save` both write;
+//! files in two-space pretty JSON, the layout of earlier versions, are cut the same way.
+//! They are safe on any text: a JSON string cannot hold a raw line break, so every pattern
+//! below falls between tokens; the rest of the document must parse as a trace, and each
+//! list's contents must be records that exactly fill the range found for it. Anything else returns `None` and the
 //! caller parses the text in one pass.
 
 use std::io;
@@ -31,13 +32,14 @@ use crate::records::{OpRecord, Trace};
 
 /// Smaller texts parse faster in one pass than two threads can start.
 pub(crate) const MIN_BYTES: usize = 4 << 20;
-/// A line break between two op records: `}` ends one, `{` starts the next.
-pub(crate) const BETWEEN_OPS: &str = "\n    },\n    {";
+/// The line break between two records of a root list, in the canonical layout (one record
+/// per line) and in two-space pretty JSON alike: `}` ends one, `{` starts the next.
+pub(crate) const BETWEEN_OPS: &str = "},\n    {";
 /// The line that closes a list of the root object.
 const LIST_CLOSING: &str = "\n  ]";
-/// Fewer bytes than the smallest canonical op record (its required fields alone take
-/// more), so `bytes / MIN_OP_BYTES` bounds the number of records in `bytes` of the list.
-const MIN_OP_BYTES: usize = 200;
+/// Fewer bytes than the smallest op record (its required fields alone take more, written
+/// compactly), so `bytes / MIN_OP_BYTES` bounds the number of records in `bytes` of the list.
+const MIN_OP_BYTES: usize = 150;
 
 /// The text of the file at `path`; a large file is read on two threads.
 pub(crate) fn read_text(path: &Path) -> io::Result<String> {
@@ -224,16 +226,22 @@ mod tests {
 
     /// `text` with the `dtype` at byte `at` made a number.
     fn bad_dtype_at(text: &str, at: usize) -> String {
-        let field = "\"dtype\": \"float32\"";
-        assert!(text[at..].starts_with(field));
-        format!("{}\"dtype\": 32{}", &text[..at], &text[at + field.len()..])
+        assert!(text[at..].starts_with(DTYPE));
+        format!("{}\"dtype\":32{}", &text[..at], &text[at + DTYPE.len()..])
     }
+
+    /// A field of most op records, as the canonical layout writes it.
+    const DTYPE: &str = "\"dtype\":\"float32\"";
 
     #[test]
     fn a_large_canonical_trace_parses_in_halves_to_the_same_records() {
         let (trace, text) = big_trace_json();
         // `==`, not `assert_eq!`: a failure would print megabytes of records.
         assert!(parse_in_halves(&text) == Some(trace.clone()));
+        // Two-space pretty JSON, the canonical layout of earlier versions, too.
+        let mut pretty = serde_json::to_string_pretty(&trace).unwrap();
+        pretty.push('\n');
+        assert!(parse_in_halves(&pretty) == Some(trace.clone()));
         // Trailing white space, even longer than the document, changes nothing.
         let padded = format!("{text}{}", " ".repeat(text.len()));
         assert!(parse_in_halves(&padded) == Some(trace));
@@ -271,7 +279,7 @@ mod tests {
         let empty = format!("{}]\n}}", &text[..list_start]);
         assert!(parse_in_halves(&empty).is_none());
         // A list that does not end where its closing line says.
-        let broken = text.replacen("\n    },\n    {", "\n  ]\n    {", 1);
+        let broken = text.replacen(BETWEEN_OPS, "}\n  ]\n    {", 1);
         assert!(parse_in_halves(&broken).is_none());
     }
 
@@ -288,11 +296,10 @@ mod tests {
         assert!(parse_in_halves(&reordered).is_none());
         assert!(Trace::from_json(&reordered).unwrap() == trace);
         // A bad record in the envelope (a parameter), in the first ops and in the last op.
-        let field = "\"dtype\": \"float32\"";
         let list_start = text.find("\n  \"ops\": [").unwrap();
-        let in_params = text.find(field).unwrap();
-        let first_op = list_start + text[list_start..].find(field).unwrap();
-        let last_op = text.rfind(field).unwrap();
+        let in_params = text.find(DTYPE).unwrap();
+        let first_op = list_start + text[list_start..].find(DTYPE).unwrap();
+        let last_op = text.rfind(DTYPE).unwrap();
         assert!(in_params < list_start);
         for at in [in_params, first_op, last_op] {
             assert!(

@@ -10,13 +10,14 @@
 //! graph, and the summary counts. [`Trace::read`] checks all but the cross-record rules, for
 //! a caller that validates as part of its own work: [`Trace::validated`] runs them and keeps
 //! the name lookups it built ([`Validated`], which `tl_collapse::TraceIndex` is made from).
-//! Saving writes canonical pretty JSON atomically, so `load` then `save` reproduces a
-//! canonical file byte for byte.
+//! Saving writes the canonical layout (one record per line) atomically, so `load` then
+//! `save` reproduces a canonical file byte for byte.
 //!
 //! This crate holds no drawing code; it is the bottom of the pipeline
 //! `trace-model -> collapse -> style -> dot-emit -> layout -> render`.
 
 pub mod builder;
+mod canonical;
 mod error;
 mod halves;
 mod lists;
@@ -31,7 +32,7 @@ use std::io::Write;
 use std::path::Path;
 
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 pub use error::TraceError;
 pub use lists::IndexLists;
@@ -193,13 +194,6 @@ fn read_text(path: &Path) -> Result<String, TraceError> {
     })
 }
 
-fn to_canonical_json<T: Serialize>(value: &T) -> String {
-    // Serialising plain data structs to a String cannot fail: every map key is a string.
-    let mut text = serde_json::to_string_pretty(value).expect("records serialise to JSON");
-    text.push('\n');
-    text
-}
-
 /// Writes `bytes` to `path` through a temporary file in the same folder and a rename, so a
 /// failure or an interrupted run never leaves a half-written file. Parent folders are
 /// created. The file is not forced to disk (`fsync`) before the rename: that guards only
@@ -343,9 +337,9 @@ impl Trace {
         validate::validate_trace(self, "")
     }
 
-    /// The canonical JSON text of the trace (pretty, two-space indent, final newline).
+    /// The canonical JSON text of the trace (one record per line, final line break).
     pub fn to_json(&self) -> String {
-        to_canonical_json(self)
+        canonical::to_json(self)
     }
 
     /// Writes the canonical JSON atomically.
@@ -449,7 +443,7 @@ impl Bundle {
 
     /// The canonical JSON text of the bundle.
     pub fn to_json(&self) -> String {
-        to_canonical_json(self)
+        canonical::to_json(self)
     }
 
     /// Writes the canonical JSON atomically.

@@ -429,12 +429,12 @@ fn large_canonical_files_load_from_disk_and_name_a_bad_field() {
     // Edits of the canonical text, inside op 8,500 (in the second part): the layout stays
     // canonical, so the file is still parsed as it is read.
     let op = text
-        .find(&format!("\"label\": \"{}\"", trace.ops[8500].label))
+        .find(&format!("\"label\":\"{}\"", trace.ops[8500].label))
         .unwrap();
     let edited = |field: &str, value: &str| {
-        let at = op + text[op..].find(&format!("\"{field}\": [")).unwrap();
+        let at = op + text[op..].find(&format!("\"{field}\":[")).unwrap();
         let end = at + text[at..].find(']').unwrap() + 1;
-        format!("{}\"{field}\": {value}{}", &text[..at], &text[end..])
+        format!("{}\"{field}\":{value}{}", &text[..at], &text[end..])
     };
     std::fs::write(&path, edited("shape", "\"wide\"")).unwrap();
     assert_error(
