@@ -18,9 +18,9 @@
 //! ```
 //!
 //! Why: a 100,000-op trace is 35% smaller than two-space pretty JSON (105 against 161 MiB)
-//! and parses about a fifth faster, each op stays one line for `grep` and diffs, and the
-//! line break between two records of a root list (`},\n    {`) can only fall between
-//! tokens, which is what lets `halves` and `streamed` cut the ops list in two.
+//! and draws about 15% faster from its file; each op stays one line for `grep` and diffs;
+//! and the line break between two records of a root list (`},\n    {`) can only fall
+//! between tokens, which is what lets `halves` and `streamed` cut the ops list in two.
 
 use std::io;
 
