@@ -102,6 +102,9 @@ impl RenderError {
 
 /// Cairo image surfaces are limited to this many pixels per side.
 pub const MAX_RASTER_SIDE: f64 = 32767.0;
+/// At most this many pixels in one raster image (4 bytes each: 1 GiB). Cairo also needs
+/// a row stride times the height to fit in an `i32`, which this keeps well inside.
+pub const MAX_RASTER_PIXELS: f64 = 268_435_456.0;
 /// PDF viewers refuse pages larger than this many points per side.
 pub const MAX_PDF_SIDE: f64 = 14400.0;
 /// Margin around the drawing, in points (Graphviz's default `pad`).
@@ -141,11 +144,9 @@ pub fn render(
                 MAX_RASTER_SIDE,
                 "pixels",
             );
-            let surface = ImageSurface::create(
-                PixelFormat::ARgb32,
-                (width * scale).ceil().max(1.0) as i32,
-                (height * scale).ceil().max(1.0) as i32,
-            )?;
+            let (scale, pixels_wide, pixels_high) =
+                raster_size(width, height, scale, &mut warnings);
+            let surface = ImageSurface::create(PixelFormat::ARgb32, pixels_wide, pixels_high)?;
             let context = Context::new(&surface)?;
             // Unhinted metrics, or PNG text comes out wider than the layout measured.
             let mut font_options = FontOptions::new()?;
@@ -177,6 +178,26 @@ pub fn render(
         }
     };
     Ok(Rendered { bytes, warnings })
+}
+
+/// The pixel size of a raster of `width` x `height` points at `scale` pixels a point, and
+/// the scale to paint at: shrunk further (with a warning) when the area is over
+/// [`MAX_RASTER_PIXELS`], and each side clamped to [`MAX_RASTER_SIDE`] (a side scaled to
+/// exactly the limit can round up one pixel over it, which cairo refuses as "Invalid Size").
+fn raster_size(width: f64, height: f64, scale: f64, warnings: &mut Vec<String>) -> (f64, i32, i32) {
+    let mut scale = scale;
+    let pixels = width * height * scale * scale;
+    if pixels > MAX_RASTER_PIXELS {
+        warnings.push(format!(
+            "the drawing would be {:.0} megapixels, over the {:.0} limit: it was scaled down to fit; \
+             collapse it (depth=, collapse=\"auto\"), focus a module, or lower dpi= for a readable picture",
+            pixels / 1e6,
+            MAX_RASTER_PIXELS / 1e6
+        ));
+        scale *= (MAX_RASTER_PIXELS / pixels).sqrt();
+    }
+    let side = |points: f64| (points * scale).ceil().clamp(1.0, MAX_RASTER_SIDE) as i32;
+    (scale, side(width), side(height))
 }
 
 /// Cairo numbers SVG surfaces with a counter that lives as long as the process
@@ -305,4 +326,32 @@ fn paint_all(
 pub fn png_size(bytes: &[u8]) -> Result<(i32, i32), RenderError> {
     let surface = ImageSurface::create_from_png(&mut Cursor::new(bytes))?;
     Ok((surface.width(), surface.height()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_raster_over_the_pixel_budget_is_scaled_to_it_with_a_warning() {
+        let mut warnings = Vec::new();
+        // 20,000 x 20,000 points at 1 pixel a point: each side fits, the area does not.
+        let (scale, w, h) = raster_size(20_000.0, 20_000.0, 1.0, &mut warnings);
+        assert!(
+            f64::from(w) * f64::from(h) <= MAX_RASTER_PIXELS * 1.001,
+            "{w}x{h}"
+        );
+        assert!(scale < 1.0);
+        assert!(warnings[0].contains("megapixels"), "{warnings:?}");
+        let mut none = Vec::new();
+        assert_eq!(raster_size(100.0, 50.0, 2.0, &mut none), (2.0, 200, 100));
+        assert!(none.is_empty());
+    }
+
+    #[test]
+    fn a_side_never_rounds_over_the_limit() {
+        let mut warnings = Vec::new();
+        let (_, w, _) = raster_size(32_767.000_01, 10.0, 1.0, &mut warnings);
+        assert_eq!(w, 32_767);
+    }
 }

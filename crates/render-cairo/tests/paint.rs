@@ -20,6 +20,15 @@ const EVERYTHING: &str = r##"digraph G {
   a -> d [style=dotted]
 }"##;
 
+/// Render options at `dpi`, no shading.
+fn at_dpi(dpi: f64) -> RenderOptions {
+    RenderOptions {
+        dpi: Some(dpi),
+        shading: None,
+        ..RenderOptions::default()
+    }
+}
+
 fn layout_json(dot: &str) -> String {
     graphviz_pure::render_dot(dot, "dot", "json")
         .unwrap()
@@ -91,45 +100,12 @@ fn every_operation_parses_and_paints_in_all_formats() {
 #[test]
 fn dpi_scales_raster_output_only() {
     let json = layout_json(EVERYTHING);
-    let at = |dpi: f64| {
-        png_size(
-            &render(
-                &json,
-                Format::Png,
-                &RenderOptions {
-                    dpi: Some(dpi),
-                    shading: None,
-                    ..RenderOptions::default()
-                },
-            )
-            .unwrap()
-            .bytes,
-        )
-        .unwrap()
-    };
+    let at = |dpi: f64| png_size(&render(&json, Format::Png, &at_dpi(dpi)).unwrap().bytes).unwrap();
     let (w1, h1) = at(72.0);
     let (w2, h2) = at(144.0);
     assert!((w2 - 2 * w1).abs() <= 1 && (h2 - 2 * h1).abs() <= 1);
-    let pdf72 = render(
-        &json,
-        Format::Pdf,
-        &RenderOptions {
-            dpi: Some(72.0),
-            shading: None,
-            ..RenderOptions::default()
-        },
-    )
-    .unwrap();
-    let pdf300 = render(
-        &json,
-        Format::Pdf,
-        &RenderOptions {
-            dpi: Some(300.0),
-            shading: None,
-            ..RenderOptions::default()
-        },
-    )
-    .unwrap();
+    let pdf72 = render(&json, Format::Pdf, &at_dpi(72.0)).unwrap();
+    let pdf300 = render(&json, Format::Pdf, &at_dpi(300.0)).unwrap();
     assert_eq!(
         pdf72.bytes.len() / 100,
         pdf300.bytes.len() / 100,
@@ -142,21 +118,26 @@ fn huge_raster_output_is_scaled_to_cairos_limit_with_a_warning() {
     // A long, thin chain: over the limit on one side, small on the other.
     let chain: Vec<String> = (0..60).map(|i| format!("n{i} -> n{}", i + 1)).collect();
     let json = layout_json(&format!("digraph {{ rankdir=LR {} }}", chain.join(" ")));
-    let rendered = render(
-        &json,
-        Format::Png,
-        &RenderOptions {
-            dpi: Some(600.0),
-            shading: None,
-            ..RenderOptions::default()
-        },
-    )
-    .unwrap();
+    let rendered = render(&json, Format::Png, &at_dpi(600.0)).unwrap();
     let (w, h) = png_size(&rendered.bytes).unwrap();
     assert!(w.max(h) <= 32767);
     assert!(w.max(h) > 32000, "scaled to fit, not shrunk further");
     assert_eq!(rendered.warnings.len(), 1);
     assert!(rendered.warnings[0].contains("scaled down"));
+}
+
+#[test]
+fn a_raster_scaled_to_the_side_limit_never_rounds_over_it() {
+    // Before: some sizes scaled to exactly the limit rounded up to 32,768 px and cairo
+    // refused them ("Invalid Size"): GPT-2 small to PNG, `--dpi 5000`.
+    let chain: Vec<String> = (0..60).map(|i| format!("n{i} -> n{}", i + 1)).collect();
+    let json = layout_json(&format!("digraph {{ {} }}", chain.join(" ")));
+    for dpi in [97.0, 333.0, 601.0, 1234.5, 5000.0] {
+        let rendered =
+            render(&json, Format::Png, &at_dpi(dpi)).unwrap_or_else(|e| panic!("dpi {dpi}: {e}"));
+        let (w, h) = png_size(&rendered.bytes).unwrap();
+        assert!(w.max(h) <= 32767, "dpi {dpi}: {w}x{h}");
+    }
 }
 
 #[test]

@@ -388,27 +388,24 @@ impl Trace {
     }
 
     /// The summary counts the records add up to (what validation checks `summary` against).
+    /// Sums saturate: validation refuses records whose sums overflow before it compares.
     pub fn computed_summary(&self) -> TraceSummary {
+        let sum = |values: &mut dyn Iterator<Item = u64>| values.fold(0u64, u64::saturating_add);
         let params = |keep: fn(&ParamRecord) -> bool| {
-            self.params
-                .iter()
-                .filter(|p| keep(p))
-                .map(|p| p.numel)
-                .sum()
+            sum(&mut self.params.iter().filter(|p| keep(p)).map(|p| p.numel))
         };
         TraceSummary {
             num_ops: self.ops.iter().filter(|op| op.kind == OpKind::Op).count() as u64,
             num_tensors: self.ops.len() as u64,
-            total_output_bytes: self
+            total_output_bytes: sum(&mut self
                 .ops
                 .iter()
                 .filter(|op| op.kind != OpKind::Output)
-                .filter_map(|op| op.bytes)
-                .sum(),
+                .filter_map(|op| op.bytes)),
             num_params: params(|_| true),
             num_params_trainable: params(|p| p.trainable),
             num_params_frozen: params(|p| !p.trainable),
-            total_param_bytes: self.params.iter().map(|p| p.bytes).sum(),
+            total_param_bytes: sum(&mut self.params.iter().map(|p| p.bytes)),
         }
     }
 

@@ -88,6 +88,108 @@ fn require_near<'t>(
 }
 
 /// `path` is only built for the error (validation runs over every record).
+/// A count or size too large to be real: the sum or product of its parts overflows.
+fn overflow(path: String) -> TraceError {
+    TraceError::Inconsistent {
+        path,
+        detail: "the value (or the sum or product it is made of) is larger than 2^64: no real model has that many elements".to_owned(),
+    }
+}
+
+/// The sum of `parts`, refused when it overflows.
+pub(crate) fn checked_sum(
+    path: impl FnOnce() -> String,
+    parts: impl IntoIterator<Item = u64>,
+) -> Result<u64> {
+    parts
+        .into_iter()
+        .try_fold(0u64, u64::checked_add)
+        .ok_or_else(|| overflow(path()))
+}
+
+/// The module records form one tree, which every later stage walks: each module's parent
+/// lists it among its children and each listed child names it as parent, every module is
+/// reached from the root exactly once (so no cycle, and none is its own parent), and each
+/// `depth` is its distance from the root.
+fn check_module_tree(
+    trace: &Trace,
+    prefix: &str,
+    root: usize,
+    parents: &[Option<usize>],
+    children: &IndexLists,
+) -> Result<()> {
+    let inconsistent = |m: usize, field: &str, detail: String| TraceError::Inconsistent {
+        path: format!("{prefix}modules[{m}].{field}"),
+        detail,
+    };
+    let address = |m: usize| trace.modules[m].address.as_str();
+    for m in 0..parents.len() {
+        for &child in children.row(m) {
+            if parents[child] != Some(m) {
+                return Err(inconsistent(
+                    m,
+                    "children",
+                    format!(
+                        "lists `{}` as a child, but that module's parent is {}",
+                        address(child),
+                        parents[child].map_or("none".to_owned(), |p| format!("`{}`", address(p)))
+                    ),
+                ));
+            }
+        }
+    }
+    // Walk down from the root: a module reached twice, or never, is not in one tree.
+    let mut depth: Vec<Option<u32>> = vec![None; trace.modules.len()];
+    depth[root] = Some(0);
+    let mut stack = vec![root];
+    while let Some(m) = stack.pop() {
+        let below = depth[m].unwrap_or(0).saturating_add(1);
+        for &child in children.row(m) {
+            if depth[child].replace(below).is_some() {
+                return Err(inconsistent(
+                    child,
+                    "parent",
+                    format!("`{}` is reached twice from the root module", address(child)),
+                ));
+            }
+            stack.push(child);
+        }
+    }
+    // Every listed child names its lister as parent (above), so a module the walk did not
+    // reach is one its parent does not list, or one on a cycle of parents.
+    for (m, module) in trace.modules.iter().enumerate() {
+        match depth[m] {
+            None => {
+                let detail = match parents[m] {
+                    Some(parent) if depth[parent].is_some() => format!(
+                        "names `{}` as parent, which does not list `{}` among its children",
+                        address(parent),
+                        module.address
+                    ),
+                    _ => format!(
+                        "`{}` is not under the root module `{}` (its parents form a cycle)",
+                        module.address,
+                        address(root)
+                    ),
+                };
+                return Err(inconsistent(m, "parent", detail));
+            }
+            Some(found) if found != module.depth => {
+                return Err(inconsistent(
+                    m,
+                    "depth",
+                    format!(
+                        "is {}, but `{}` is {found} levels below the root module",
+                        module.depth, module.address
+                    ),
+                ))
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(())
+}
+
 fn check_count(path: impl FnOnce() -> String, recorded: u64, computed: u64) -> Result<()> {
     if recorded == computed {
         Ok(())
@@ -346,14 +448,19 @@ fn validate_modules(
             module_children.push(previous);
         }
         module_children.end_row();
-        if module.num_params_trainable + module.num_params_frozen != module.num_params {
+        let computed = checked_sum(
+            || format!("{prefix}modules[{m}].num_params"),
+            [module.num_params_trainable, module.num_params_frozen],
+        )?;
+        if computed != module.num_params {
             return Err(TraceError::CountMismatch {
                 path: format!("{prefix}modules[{m}].num_params"),
                 recorded: module.num_params,
-                computed: module.num_params_trainable + module.num_params_frozen,
+                computed,
             });
         }
     }
+    check_module_tree(trace, prefix, roots[0], &module_parents, &module_children)?;
     let mut call_modules: Vec<usize> = Vec::with_capacity(trace.module_calls.len());
     let mut previous_parent: Option<usize> = None;
     for (c, call) in trace.module_calls.iter().enumerate() {
@@ -414,7 +521,11 @@ fn validate_modules(
             || format!("{prefix}params[{p}].module"),
             "module",
         )?);
-        let numel: u64 = param.shape.iter().product();
+        let numel = param
+            .shape
+            .iter()
+            .try_fold(1u64, |product, &d| product.checked_mul(d))
+            .ok_or_else(|| overflow(format!("{prefix}params[{p}].shape")))?;
         check_count(|| format!("{prefix}params[{p}].numel"), param.numel, numel)?;
     }
     Ok(ModuleLinks {
@@ -656,6 +767,20 @@ fn validate_acyclic(trace: &Trace, prefix: &str, edges: &[(usize, usize)]) -> Re
 }
 
 fn validate_counts(trace: &Trace, prefix: &str) -> Result<()> {
+    // The sums below overflow on hostile records (2^63-element parameters): refuse them
+    // here, so the summary the records add up to is exact.
+    checked_sum(
+        || format!("{prefix}params[].numel"),
+        trace.params.iter().map(|p| p.numel),
+    )?;
+    checked_sum(
+        || format!("{prefix}params[].bytes"),
+        trace.params.iter().map(|p| p.bytes),
+    )?;
+    checked_sum(
+        || format!("{prefix}ops[].bytes"),
+        trace.ops.iter().filter_map(|op| op.bytes),
+    )?;
     let recorded = &trace.summary;
     let computed = trace.computed_summary();
     let counts = [

@@ -510,3 +510,80 @@ fn validated_lookups_name_every_record() {
     }
     assert_eq!(names.op("no_such_op"), None);
 }
+
+// The module records must form one tree: later stages walk it (the collapse planner
+// panicked on a wrong depth and spun forever on a parent cycle, both accepted before).
+
+#[test]
+fn a_module_depth_that_is_not_its_tree_depth_is_refused() {
+    let mut document = base();
+    document["modules"][1]["depth"] = json!(0);
+    assert_error(
+        &load(&document),
+        "trace_inconsistent",
+        &["modules[1].depth", "is 0", "1 levels below the root"],
+    );
+}
+
+#[test]
+fn a_module_that_is_its_own_parent_is_refused() {
+    let mut document = base();
+    document["modules"][1]["parent"] = json!("pos");
+    document["modules"][1]["children"] = json!(["pos"]);
+    document["modules"][0]["children"] = json!(["neg"]);
+    let error = load(&document);
+    assert_eq!(error.code(), "trace_inconsistent", "{error}");
+    assert!(error.to_string().contains("`pos`"), "{error}");
+}
+
+#[test]
+fn a_parent_cycle_is_refused() {
+    let mut document = base();
+    // pos -> neg -> pos, detached from the root.
+    document["modules"][0]["children"] = json!([]);
+    document["modules"][1]["parent"] = json!("neg");
+    document["modules"][1]["children"] = json!(["neg"]);
+    document["modules"][2]["parent"] = json!("pos");
+    document["modules"][2]["children"] = json!(["pos"]);
+    assert_error(
+        &load(&document),
+        "trace_inconsistent",
+        &["not under the root module", "cycle"],
+    );
+}
+
+#[test]
+fn parents_and_children_of_modules_must_agree() {
+    let mut document = base();
+    // The root lists no children while both modules name it as parent.
+    document["modules"][0]["children"] = json!([]);
+    assert_error(
+        &load(&document),
+        "trace_inconsistent",
+        &["modules[1].parent", "does not list `pos`"],
+    );
+    let mut document = base();
+    document["modules"][0]["children"] = json!(["pos", "neg", "pos"]);
+    assert_error(&load(&document), "trace_inconsistent", &["reached twice"]);
+}
+
+#[test]
+fn sizes_that_overflow_are_refused_not_wrapped() {
+    let mut document = base();
+    // 2^32 x 2^32 = 2^64 elements: the product overflows u64.
+    document["params"][0]["shape"] = json!([4294967296u64, 4294967296u64]);
+    assert_error(
+        &load(&document),
+        "trace_inconsistent",
+        &["params[0].shape", "larger than 2^64"],
+    );
+    let mut document = base();
+    // Each fits, their sum does not (2^63 + 2^63): "108 parameters" before, in release.
+    for p in [0, 1] {
+        document["params"][p]["shape"] = json!([9223372036854775808u64]);
+        document["params"][p]["numel"] = json!(9223372036854775808u64);
+    }
+    let error = load(&document);
+    assert_eq!(error.code(), "trace_inconsistent", "{error}");
+    assert!(error.to_string().contains("larger than 2^64"), "{error}");
+}
