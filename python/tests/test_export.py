@@ -6,13 +6,14 @@ import base64
 import io
 import json
 import math
+import os
 
 import pytest
 import torch
 import torchlens as tl
 from PIL import Image
 
-from tl_export import export_bundle, export_trace, fixtures, models
+from tl_export import export_bundle, export_trace, fixtures
 from tl_export.convert import _metric
 
 
@@ -108,9 +109,7 @@ def test_uncalled_modules_are_rebuilt_with_their_class():
     blocks = next(m for m in document["modules"] if m["address"] == "blocks")
     assert blocks["class_name"] == "ModuleList" and blocks["num_calls"] == 0
     assert blocks["children"] == ["blocks.0", "blocks.1", "blocks.2"]
-    assert blocks["num_params"] == sum(
-        p["numel"] for p in document["params"] if p["address"].startswith("blocks.")
-    )
+    assert blocks["num_params"] == sum(p["numel"] for p in document["params"] if p["address"].startswith("blocks."))
 
 
 def test_edited_fork_exports_edits_and_clean_changes():
@@ -226,12 +225,57 @@ def test_a_torchlens_bundle_exports_like_its_members():
     assert export_bundle(built["bundle"], model=built["model"])["deltas"] == document["deltas"]
 
 
-def test_time_draw_reports_a_median_per_collapse_mode():
+def test_time_draw_reports_a_median_per_collapse_mode_and_exports_the_timed_trace(tmp_path):
     from tl_export.timing import time_draws
 
-    results = time_draws(["branch_true"], ["none", "auto"], runs=1)
+    results = list(time_draws(["branch_true"], ["none", "auto"], runs=1, export_dir=str(tmp_path)))
     assert [(r["name"], r["collapse"]) for r in results] == [("branch_true", "none"), ("branch_true", "auto")]
-    assert all(r["seconds"] > 0 for r in results)
+    assert all(r["seconds"] > 0 and r["ops"] > 0 for r in results)
+    assert {r["engine"] for r in results} == {"dot"}, "TorchLens lays small drawings out with dot"
+    check_consistent(json.loads((tmp_path / "branch_true.json").read_text()))
+
+
+def test_real_architectures_trace_and_export_consistently():
+    """The real-size builder (the benchmarks' and fidelity tests' models): a UNet, quick to
+    trace, exports a consistent trace with its four skip joins."""
+    from tl_export.real_models import BY_NAME, REAL_MODELS, trace_real
+
+    assert {
+        "gpt2_small",
+        "gpt2_48",
+        "bert_base",
+        "vit_b_16",
+        "resnet50",
+        "mobilenet_v3_large",
+        "densenet121",
+        "unet",
+    } <= set(BY_NAME)
+    assert len({m.name for m in REAL_MODELS}.intersection(f.name for f in fixtures.FIXTURES)) == 0, "names are unique"
+    built = trace_real("unet")
+    document = roundtrip(export_trace(built["trace"], model=built["model"]))
+    check_consistent(document)
+    assert sum(op["layer_type"] == "cat" for op in document["ops"]) == 4
+    assert {"up1.conv.net", "down4.conv"} <= {m["address"] for m in document["modules"]}
+
+
+def test_gpt2_with_cache_returns_every_cache_tensor_as_an_output():
+    from tl_export.real_models import GPT2WithCache
+
+    torch.manual_seed(0)
+    model = GPT2WithCache(2).eval()
+    with torch.no_grad():
+        outputs = model(torch.randint(0, 50257, (1, 4)))
+    assert len(outputs) == 1 + 2 * 2
+    assert outputs[0].shape == (1, 4, 50257)
+    assert all(t.shape == (1, 12, 4, 64) for t in outputs[1:])
+
+
+def test_written_files_are_readable_by_everyone_the_umask_allows(tmp_path):
+    path = tmp_path / "t.json"
+    fixtures.write_json({"a": 1}, str(path))
+    umask = os.umask(0)
+    os.umask(umask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~umask
 
 
 @pytest.mark.parametrize("name", ["convnet", "bundle", "backward", "gpt2"])

@@ -11,7 +11,8 @@ import base64
 import io
 import math
 import os
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import torch
 
@@ -148,7 +149,7 @@ def _feature_map_picture(activation: Any, max_channels: int = 16) -> dict[str, A
         tile = np.kron((scaled * 230).astype(np.uint8), np.ones((cell, cell), dtype=np.uint8))
         top = 1 + (index // columns) * (tile_h + 1)
         left = 1 + (index % columns) * (tile_w + 1)
-        grid[top:top + tile_h, left:left + tile_w] = tile
+        grid[top : top + tile_h, left : left + tile_w] = tile
     return _png_picture(Image.fromarray(grid, mode="L"), "visualizer")
 
 
@@ -340,7 +341,11 @@ def _export_op(op: Any, clean: Any, source_root: str | None) -> dict[str, Any]:
     if isinstance(user, Mapping):
         # annotate(data={...}) stores the mapping under "data": its entries become rows.
         entries = dict(user.get("data")) if isinstance(user.get("data"), Mapping) else {}
-        entries.update((k, v) for k, v in user.items() if k not in ("image", "data") or (k == "data" and not isinstance(v, Mapping)))
+        entries.update(
+            (k, v)
+            for k, v in user.items()
+            if k not in ("image", "data") or (k == "data" and not isinstance(v, Mapping))
+        )
         data = {str(k): _arg_value(v) for k, v in entries.items() if v is not None}
         if data:
             record["annotations"] = data
@@ -547,8 +552,9 @@ def _export_edits(trace: Any, clean_available: bool) -> dict[str, Any] | None:
 # ---------------------------------------------------------------------------- public API
 
 
-def export_trace(trace: Any, clean: Any = None, source_root: str | None = None,
-                 model: Any = None, feature_maps: Sequence[str] = ()) -> dict[str, Any]:
+def export_trace(
+    trace: Any, clean: Any = None, source_root: str | None = None, model: Any = None, feature_maps: Sequence[str] = ()
+) -> dict[str, Any]:
     """The ``tl-trace`` v1 document of ``trace``.
 
     ``clean`` is the unedited trace an edited fork came from (defaults to the fork's
@@ -613,9 +619,7 @@ def export_trace(trace: Any, clean: Any = None, source_root: str | None = None,
         document["model"]["trace_name"] = str(trace_label)
     if conditionals:
         document["conditionals"] = conditionals
-    branch_edges = [
-        {"parent": _label(p), "child": _label(c)} for p, c in sorted(trace.conditional_branch_edges or [])
-    ]
+    branch_edges = [{"parent": _label(p), "child": _label(c)} for p, c in sorted(trace.conditional_branch_edges or [])]
     if branch_edges:
         document["conditional_branch_edges"] = branch_edges
     backward = _export_backward(trace)
@@ -662,8 +666,9 @@ def _tensors(trace: Any, on: str) -> dict[str, torch.Tensor]:
     return result
 
 
-def export_bundle(members: Any, baseline: str | None = None,
-                  source_root: str | None = None, model: Any = None) -> dict[str, Any]:
+def export_bundle(
+    members: Any, baseline: str | None = None, source_root: str | None = None, model: Any = None
+) -> dict[str, Any]:
     """The ``tl-bundle`` v1 document of a ``tl.Bundle`` (or of ``(name, trace)`` pairs),
     with every metric precomputed against the baseline (the bundle's, else the first)."""
     if hasattr(members, "names") and hasattr(members, "traces"):
@@ -694,7 +699,8 @@ def export_bundle(members: Any, baseline: str | None = None,
         "version": FORMAT_VERSION,
         "baseline": baseline,
         "members": [
-            {"name": name, "trace": export_trace(trace, source_root=source_root, model=model)} for name, trace in members
+            {"name": name, "trace": export_trace(trace, source_root=source_root, model=model)}
+            for name, trace in members
         ],
         "deltas": deltas,
     }

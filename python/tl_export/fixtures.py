@@ -13,9 +13,10 @@ import os
 import shutil
 import tempfile
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Any, Callable
+from typing import Any
 
 import torch
 import torchlens as tl
@@ -225,9 +226,7 @@ def canonical_json(document: dict[str, Any]) -> str:
             ]
             brackets = "{}"
         else:
-            entries = [
-                laid_open(item, level + 1) if open_elements else compact(item) for item in value
-            ]
+            entries = [laid_open(item, level + 1) if open_elements else compact(item) for item in value]
             brackets = "[]"
         return brackets[0] + inner + ("," + inner).join(entries) + "\n" + "  " * level + brackets[1]
 
@@ -283,6 +282,27 @@ def build(out_dir: str, names: list[str] | None = None) -> list[str]:
     return written
 
 
+def build_real(out_dir: str, names: list[str] | None = None) -> list[str]:
+    """Traces and exports the real architectures named (all by default) into ``out_dir``."""
+    from .real_models import REAL_MODELS, trace_real
+
+    warnings.filterwarnings("ignore")
+    with_reference = shutil.which("dot") is not None and shutil.which("neato") is not None
+    written = []
+    for model in REAL_MODELS:
+        if names and model.name not in names:
+            continue
+        built = trace_real(model.name)
+        path = os.path.join(out_dir, f"{model.name}.json")
+        write_json(export_trace(built["trace"], source_root=REPO_ROOT, model=built["model"]), path)
+        written.append(path)
+        if with_reference and model.reference:
+            reference = os.path.join(out_dir, "reference", f"{model.name}.dot")
+            write_text(reference, reference_dot(built["trace"]))
+            written.append(reference)
+    return written
+
+
 def write_text(path: str, text: str) -> None:
     """Write text atomically (temp file in the same folder, then rename), ending in a newline."""
     folder = os.path.dirname(os.path.abspath(path))
@@ -290,4 +310,8 @@ def write_text(path: str, text: str) -> None:
     fd, temp = tempfile.mkstemp(dir=folder, suffix=".tmp")
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(text if text.endswith("\n") else text + "\n")
+    # mkstemp makes the file readable by its owner only; a written trace is an ordinary file.
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(temp, 0o666 & ~umask)
     os.replace(temp, path)

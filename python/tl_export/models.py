@@ -222,4 +222,3 @@ class GPT2LMHeadModel(nn.Module):
 
     def forward(self, idx):
         return self.lm_head(self.transformer(idx))
-

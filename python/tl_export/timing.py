@@ -1,8 +1,11 @@
-"""Times TorchLens 2.36.1's own ``draw`` of the fixture models (for ``cargo xtask bench-compare``).
+"""Times TorchLens 2.36.1's own ``draw`` (for ``cargo xtask bench-compare``).
 
-Each model is traced once (not timed); then ``trace.draw(..., vis_fileformat="svg")`` is timed
-for each collapse mode, median of ``runs`` runs. The trace is in memory, so the time is the
-drawing alone: planning, DOT, Graphviz layout and the SVG file.
+Each model (a fixture or a real architecture of ``real_models``) is traced once (not timed)
+and, with ``export_dir``, exported there as ``<name>.json`` so tl-draw draws the very trace
+that was timed; then ``trace.draw(..., vis_fileformat="svg")`` is timed for each collapse
+mode, median of ``runs`` runs. The trace is in memory, so the time is the drawing alone:
+planning, DOT, Graphviz layout and the SVG file. Each result also says how TorchLens laid
+the drawing out (``dot``, or its ``rank`` fallback for costly layouts).
 """
 
 from __future__ import annotations
@@ -12,19 +15,46 @@ import statistics
 import tempfile
 import time
 import warnings
+from collections.abc import Iterator
 from typing import Any
 
-from .fixtures import FIXTURES
+from . import real_models
+from .convert import export_trace
+from .fixtures import FIXTURES, REPO_ROOT, write_json
 
 
-def time_draws(names: list[str], modes: list[str], runs: int) -> list[dict[str, Any]]:
-    """Median seconds of TorchLens's SVG drawing per fixture and collapse mode."""
+def _layout_path(trace: Any) -> str:
+    """How TorchLens laid out its last drawing: ``dot``, or ``rank`` (its own positions drawn
+    by ``neato -n`` with straight lines, chosen above an estimated layout cost of 20,000)."""
+    record = getattr(trace, "_last_render_geometry", None)
+    return str(getattr(record, "layout_path", "unknown"))
+
+
+def known_names() -> list[str]:
+    """Every model ``time_draws`` can trace: the fixtures, then the real architectures."""
+    return [fixture.name for fixture in FIXTURES] + [model.name for model in real_models.REAL_MODELS]
+
+
+def build(name: str) -> dict[str, Any]:
+    """The traced model called ``name`` (a real architecture, or a fixture)."""
+    if name in real_models.BY_NAME:
+        return real_models.trace_real(name)
+    return {fixture.name: fixture for fixture in FIXTURES}[name].build()
+
+
+def time_draws(
+    names: list[str], modes: list[str], runs: int, export_dir: str | None = None
+) -> Iterator[dict[str, Any]]:
+    """Median seconds of TorchLens's SVG drawing per model and collapse mode."""
     warnings.filterwarnings("ignore")
-    results = []
-    by_name = {fixture.name: fixture for fixture in FIXTURES}
     for name in names:
-        built = by_name[name].build()
+        built = build(name)
         trace = built["trace"]
+        if export_dir is not None:
+            os.makedirs(export_dir, exist_ok=True)
+            document = export_trace(trace, source_root=REPO_ROOT, model=built["model"])
+            write_json(document, os.path.join(export_dir, f"{name}.json"))
+        ops = len(trace.layer_list)
         for mode in modes:
             seconds = []
             with tempfile.TemporaryDirectory() as folder:
@@ -33,5 +63,10 @@ def time_draws(names: list[str], modes: list[str], runs: int) -> list[dict[str, 
                     start = time.perf_counter()
                     trace.draw(vis_outpath=path, vis_save_only=True, vis_fileformat="svg", collapse=mode)
                     seconds.append(time.perf_counter() - start)
-            results.append({"name": name, "collapse": mode, "seconds": statistics.median(seconds)})
-    return results
+            yield {
+                "name": name,
+                "collapse": mode,
+                "seconds": statistics.median(seconds),
+                "ops": ops,
+                "engine": _layout_path(trace),
+            }

@@ -115,3 +115,57 @@ fn layout_crates_are_optimised_in_dev_builds() {
     let manifest = std::fs::read_to_string(repo_root().join("Cargo.toml")).unwrap();
     assert!(manifest.contains("[profile.dev.package.graphviz-pure]"));
 }
+
+/// Crates that build or find native code: a program depending on them needs a C toolchain
+/// or a system library before it can build.
+const NATIVE_BUILD_HELPERS: [&str; 5] = ["pkg-config", "system-deps", "cc", "cmake", "bindgen"];
+
+/// The installer (`xtask`: `cargo xtask setup` installs cairo and the rest) must build on a
+/// machine with nothing installed. This machine has the packages, so only this check sees
+/// it: no crate in its normal or build dependency tree links a native library (a `links`
+/// key, as every `-sys` crate has) or builds native code.
+#[test]
+fn the_installer_builds_with_nothing_installed() {
+    let metadata = metadata();
+    let packages = metadata["packages"].as_array().unwrap();
+    let package = |id: &str| packages.iter().find(|p| p["id"] == id).unwrap();
+    let nodes = metadata["resolve"]["nodes"].as_array().unwrap();
+    let xtask = packages
+        .iter()
+        .find(|p| p["name"] == "xtask")
+        .expect("the xtask package");
+    let mut seen: Vec<String> = Vec::new();
+    let mut stack = vec![xtask["id"].as_str().unwrap().to_owned()];
+    let mut native = Vec::new();
+    while let Some(id) = stack.pop() {
+        if seen.contains(&id) {
+            continue;
+        }
+        let found = package(&id);
+        let name = found["name"].as_str().unwrap();
+        if !found["links"].is_null() || NATIVE_BUILD_HELPERS.contains(&name) {
+            native.push(name.to_owned());
+        }
+        let node = nodes.iter().find(|n| n["id"] == id.as_str()).unwrap();
+        for dep in node["deps"].as_array().unwrap() {
+            let not_dev_only = dep["dep_kinds"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|kind| kind["kind"] != "dev");
+            if not_dev_only {
+                stack.push(dep["pkg"].as_str().unwrap().to_owned());
+            }
+        }
+        seen.push(id);
+    }
+    assert!(
+        seen.len() > 5,
+        "the walk found xtask's dependencies ({seen:?})"
+    );
+    assert!(
+        native.is_empty(),
+        "xtask must build on a machine with nothing installed (it installs cairo), but its dependency tree has {native:?}; \
+         move what needs them to xtask-draw (xtask/draw), which xtask runs after setup"
+    );
+}

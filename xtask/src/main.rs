@@ -4,7 +4,8 @@
 //!   apt-get when run as root (`pkg-config`, `libcairo2-dev`, fonts, Graphviz for reference
 //!   drawings), and the Python environment of the adapter (torch, torchlens) cached outside
 //!   the repository. `setup --system`: the system packages only (enough to build and draw).
-//! * `test`: `setup`, then every Rust test and the adapter's pytest suite.
+//! * `test`: `setup`, then every Rust test, the adapter's lint and format checks (ruff) and
+//!   its pytest suite.
 //! * `fixtures [NAME ...]`: re-trace the fixture models with TorchLens, export them, and
 //!   rewrite them in canonical form (load + save with `tl-trace-model`).
 //! * `canonicalize FILE ...`: validate trace/bundle files and rewrite them canonically.
@@ -14,9 +15,13 @@
 //! * `bench`: time the release program against the budgets of `docs/performance.md`.
 //! * `bench-compare`: time TorchLens 2.36.1's `draw` and tl-draw on the same models.
 //! * `figures`: redraw every figure of `docs/guides/drawing.md` (SVG and PNG).
+//!
+//! This program must build on a machine with nothing installed (it is what installs cairo),
+//! so it links no drawing code and no `-sys` crate (`tests/tests/tidy.rs` checks its
+//! dependency tree). What draws (`figures`, in-process timings) is the `xtask-draw` program
+//! (`xtask/draw`), which it builds and runs after setup.
 
 mod bench;
-mod figures;
 
 use std::env;
 use std::ffi::OsStr;
@@ -24,11 +29,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 use tl_trace_model::Document;
-
-// The same allocator as the `tl-draw` program, so in-process timings (`time-draws`) measure
-// what the program does.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 type Result<T> = std::result::Result<T, String>;
 
@@ -59,11 +59,10 @@ fn main() -> ExitCode {
             }
         }),
         Some("bench") => bench::bench(),
-        Some("bench-compare") => setup().and_then(|python| bench::compare(&python)),
-        Some("time-draws") => bench::time_draws(&args[1..]),
-        Some("figures") => figures::figures(),
+        Some("bench-compare") => setup().and_then(|python| bench::compare(&python, &args[1..])),
+        Some("figures") => install_system_packages().and_then(|()| run_drawing_task(&["figures"])),
         _ => Err(format!(
-            "unknown task {:?}; tasks: setup [--system], test, fixtures [NAME ...], canonicalize FILE ..., theme-check, synth, bench, bench-compare, figures",
+            "unknown task {:?}; tasks: setup [--system], test, fixtures [NAME ...], canonicalize FILE ..., theme-check, synth, bench, bench-compare [NAME ...], figures",
             args.first().map(String::as_str).unwrap_or("")
         )),
     };
@@ -81,6 +80,22 @@ fn repo_root() -> PathBuf {
         .parent()
         .expect("xtask sits in the repository root")
         .to_owned()
+}
+
+/// Runs a task of the `xtask-draw` program (release build), which links the drawing code.
+fn run_drawing_task(args: &[&str]) -> Result<()> {
+    run(drawing_task(args).current_dir(repo_root()))
+}
+
+/// The command that runs `xtask-draw ARGS` (a release build: layout is slow unoptimised).
+fn drawing_task(args: &[&str]) -> Command {
+    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let mut command = Command::new(cargo);
+    command
+        .args(["run", "--quiet", "--release", "-p", "xtask-draw", "--"])
+        .args(args)
+        .current_dir(repo_root());
+    command
 }
 
 fn run(command: &mut Command) -> Result<()> {
@@ -213,6 +228,13 @@ fn test() -> Result<()> {
     run(Command::new(&cargo)
         .args(["test", "--workspace", "--doc"])
         .current_dir(&root))?;
+    // The adapter's code style: ruff's lint rules and formatting (python/ruff.toml).
+    run(Command::new(&python)
+        .args(["-m", "ruff", "check", "--no-cache", "python"])
+        .current_dir(&root))?;
+    run(Command::new(&python)
+        .args(["-m", "ruff", "format", "--check", "--no-cache", "python"])
+        .current_dir(&root))?;
     run(Command::new(&python)
         .args([
             "-m",
@@ -225,28 +247,53 @@ fn test() -> Result<()> {
         .current_dir(&root))
 }
 
+/// `fixtures [NAME ...]`: the guide's fixtures into `fixtures/` and the real architectures
+/// into `fixtures/real/` (each with TorchLens's own DOT under `reference/`), canonicalised.
 fn fixtures(names: &[String]) -> Result<()> {
     let python = setup()?;
+    for (command, folder) in [("fixtures", "fixtures"), ("real-models", "fixtures/real")] {
+        let listed = stdout_of_adapter(&python, &["list-names", command])?;
+        let known: Vec<&str> = listed.lines().collect();
+        let chosen: Vec<&str> = names
+            .iter()
+            .map(String::as_str)
+            .filter(|name| known.contains(name))
+            .collect();
+        if !names.is_empty() && chosen.is_empty() {
+            continue;
+        }
+        let mut args = vec![command, folder];
+        args.extend(&chosen);
+        let written = stdout_of_adapter(&python, &args)?;
+        canonicalize_all(
+            written
+                .lines()
+                .filter(|line| line.ends_with(".json"))
+                .map(PathBuf::from),
+        )?;
+    }
+    Ok(())
+}
+
+/// What `python -m tl_export ARGS` printed (run from the repository root).
+pub(crate) fn stdout_of_adapter(python: &Path, args: &[&str]) -> Result<String> {
     let root = repo_root();
-    let out = root.join("fixtures");
-    let output = Command::new(&python)
-        .args(["-m", "tl_export", "fixtures"])
-        .arg(&out)
-        .args(names)
-        .current_dir(root.join("python"))
+    let output = Command::new(python)
+        .args(["-m", "tl_export"])
+        .args(args)
+        .env("PYTHONPATH", root.join("python"))
+        .current_dir(&root)
         .output()
         .map_err(|e| format!("cannot run the adapter: {e}"))?;
     eprint!("{}", String::from_utf8_lossy(&output.stderr));
     if !output.status.success() {
-        return Err(format!("the adapter failed with {}", output.status));
+        return Err(format!(
+            "the adapter ({}) failed with {}",
+            args.join(" "),
+            output.status
+        ));
     }
-    let written = String::from_utf8_lossy(&output.stdout);
-    canonicalize_all(
-        written
-            .lines()
-            .filter(|line| line.ends_with(".json"))
-            .map(PathBuf::from),
-    )
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
 fn canonicalize_all(paths: impl Iterator<Item = PathBuf>) -> Result<()> {

@@ -291,7 +291,8 @@ fn edge_statement(graph: &StyledGraph, edge: &StyledEdge, defaults: &Defaults<'_
         }
     }
     if !edge.label.is_empty() {
-        attrs.push(format!("label={}", edge_text_html(&edge.label)));
+        let attribute = if edge.label_floats { "xlabel" } else { "label" };
+        attrs.push(format!("{attribute}={}", edge_text_html(&edge.label)));
     }
     if attrs.is_empty() {
         format!("\t{from} -> {to}\n")
@@ -507,6 +508,7 @@ mod tests {
             head_label: Vec::new(),
             tail_label: Vec::new(),
             label: Vec::new(),
+            label_floats: false,
             look: None,
         }
     }

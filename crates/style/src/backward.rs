@@ -161,6 +161,7 @@ pub(crate) fn backward_parts(
                 dashed: false,
                 head_label: Vec::new(),
                 tail_label: Vec::new(),
+                label_floats: false,
                 label: if edge.accumulates {
                     vec![EdgeText {
                         text: "accum".to_owned(),
@@ -292,6 +293,7 @@ pub fn style_combined(
         head_label: Vec::new(),
         tail_label: Vec::new(),
         label: Vec::new(),
+        label_floats: false,
         look: Some(EdgeLook {
             color: BACKWARD_INK.to_owned(),
             dotted: false,

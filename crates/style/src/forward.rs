@@ -194,6 +194,10 @@ pub fn style_forward(
     for (styled, node) in nodes.iter_mut().zip(&visible.nodes) {
         styled.cluster = node.cluster;
     }
+    let mut drawn_parents = vec![0usize; visible.nodes.len()];
+    for edge in &visible.edges {
+        drawn_parents[edge.to] += 1;
+    }
     let edges = visible
         .edges
         .iter()
@@ -203,6 +207,7 @@ pub fn style_forward(
                 &index,
                 visible,
                 edge,
+                drawn_parents[edge.to],
                 pass_labels.map(|labels| &labels[position]),
                 options.show_edge_shapes,
             )
@@ -225,12 +230,16 @@ pub fn style_forward(
             )
         })
         .collect();
+    // Only the last output is pinned to the far end, as TorchLens does: pinning every output
+    // (GPT-2's key/value cache tensors are outputs made inside each block) forces each one's
+    // arrow past every later block's frame, which made layout ~40x slower on GPT-2 small.
     let sink = visible
         .nodes
         .iter()
-        .enumerate()
-        .filter(|(_, node)| matches!(node.kind, NodeKind::Op(op) if trace.ops[op].kind == OpKind::Output))
-        .map(|(position, _)| position)
+        .rposition(
+            |node| matches!(node.kind, NodeKind::Op(op) if trace.ops[op].kind == OpKind::Output),
+        )
+        .into_iter()
         .collect();
     let key = encoding::apply(trace, visible, &mut nodes, &options.encoding, theme);
     crate::edits::mark_nodes(trace, visible, &mut nodes, options.interventions, theme);
@@ -1307,6 +1316,7 @@ fn styled_edge(
     index: &Index<'_, '_>,
     visible: &VisibleGraph,
     edge: &tl_collapse::Edge,
+    drawn_parents: usize,
     passes: Option<&PassLabels>,
     show_shapes: bool,
 ) -> StyledEdge {
@@ -1314,6 +1324,7 @@ fn styled_edge(
     let mut head_label = Vec::new();
     let mut tail_label = Vec::new();
     let mut label = Vec::new();
+    let mut label_floats = false;
     if show_shapes {
         label.extend(edge_shapes(trace, edge).map(|text| EdgeText {
             text,
@@ -1342,7 +1353,6 @@ fn styled_edge(
     // Argument positions, when the child is an operation whose operand order matters.
     if let NodeKind::Op(child) = visible.nodes[edge.to].kind {
         let child_op = &trace.ops[child];
-        let drawn_parents = visible.edges.iter().filter(|e| e.to == edge.to).count();
         if drawn_parents > 1 && !COMMUTATIVE.contains(&child_op.layer_type.as_str()) {
             let slots: Vec<String> = edge
                 .pairs
@@ -1350,6 +1360,7 @@ fn styled_edge(
                 .flat_map(|&(parent, _)| slot_labels(child_op, &trace.ops[parent].label))
                 .collect();
             if drawn_parents >= MIDPOINT_LABEL_PARENTS {
+                label_floats = !slots.is_empty();
                 label.extend(slots.into_iter().map(|text| EdgeText {
                     text,
                     size: EdgeTextSize::Note,
@@ -1399,6 +1410,7 @@ fn styled_edge(
         head_label,
         tail_label,
         label,
+        label_floats,
         look: None,
     }
 }

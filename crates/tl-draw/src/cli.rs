@@ -147,6 +147,10 @@ struct DrawArgs {
     /// Refuse drawings with more nodes than this (they take minutes to lay out).
     #[arg(long, default_value_t = crate::options::DEFAULT_MAX_NODES)]
     max_nodes: usize,
+    /// Refuse drawings whose layout would place more nodes, drawn and virtual (one per rank
+    /// an arrow crosses), than this: about 10 s of layout.
+    #[arg(long, default_value_t = crate::guard::DEFAULT_MAX_LAYOUT_COST)]
+    max_layout_cost: usize,
     /// Lay out however many nodes the drawing has.
     #[arg(long)]
     force: bool,
@@ -160,6 +164,7 @@ impl DrawArgs {
         // Only what the user passed is set, so that a view's settings fill in the rest.
         let mut options = DrawOptions::default()
             .max_nodes(self.max_nodes)
+            .max_layout_cost(self.max_layout_cost)
             .force(self.force);
         if let Some(graph) = self.graph.as_deref().filter(|g| *g != "diff") {
             options = options.graph(GraphKind::parse(graph)?);

@@ -342,6 +342,14 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
         views::restyle(trace, &kinds, &mut styled.nodes, hook);
     }
     place_pictures(&mut styled)?;
+    let cost = crate::guard::layout_cost(&styled);
+    if cost.total() > options.max_layout_cost && !options.force {
+        return Err(DrawError::TooCostly {
+            nodes: cost.nodes,
+            virtual_nodes: cost.virtual_nodes,
+            limit: options.max_layout_cost,
+        });
+    }
     let cone = (options.show_cone && options.graph != GraphKind::Backward)
         .then(|| cone_shading(&index, &visible, &styled, &theme));
     Ok(Drawing {

@@ -28,6 +28,17 @@ pub enum DrawError {
         /// The limit in force.
         limit: usize,
     },
+    /// The drawing's arrows span so many ranks that its layout would take minutes (a
+    /// DenseNet's concatenations, masks that feed every block): see [`crate::guard`].
+    #[error("this drawing's layout would place {nodes} nodes and {virtual_nodes} more points where its arrows cross ranks, over the {limit} limit (it would take minutes); fold it with collapse=\"auto\" (--collapse auto), depth= (--depth 2), or focus one module with module= (--module <address>); or lift the limit with --force")]
+    TooCostly {
+        /// Drawn nodes.
+        nodes: usize,
+        /// Virtual nodes of the estimate.
+        virtual_nodes: usize,
+        /// The limit in force (on nodes plus virtual nodes).
+        limit: usize,
+    },
     /// The system Graphviz `dot` program was asked for but is not installed.
     #[error("the Graphviz `dot` program was not found on PATH; install Graphviz (Debian/Ubuntu: apt install graphviz; macOS: brew install graphviz) or use the embedded layout engine (--layout-engine embedded, the default)")]
     GraphvizUnavailable,
@@ -49,7 +60,7 @@ impl DrawError {
             DrawError::Render(error) => error.code(),
             DrawError::OptionInvalid { code, .. } => code,
             DrawError::GraphvizUnavailable => "graphviz_binary_unavailable",
-            DrawError::TooLarge { .. } => "layout_too_large",
+            DrawError::TooLarge { .. } | DrawError::TooCostly { .. } => "layout_too_large",
             DrawError::LayoutFailed { .. } => "graphviz_render_failed",
         }
     }

@@ -18,6 +18,7 @@ mod bundle;
 pub mod cli;
 mod draw;
 mod error;
+pub mod guard;
 mod layout;
 pub mod options;
 mod union;

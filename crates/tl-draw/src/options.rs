@@ -308,6 +308,9 @@ pub struct DrawOptions {
     /// Refuse to lay out more drawn nodes than this (layout time and memory grow quickly
     /// beyond a few thousand nodes); `force` lifts it.
     pub max_nodes: usize,
+    /// Refuse to lay out a drawing whose estimated layout cost (drawn plus virtual nodes,
+    /// [`crate::guard::layout_cost`]) is higher than this; `force` lifts it.
+    pub max_layout_cost: usize,
     /// Lay out however many nodes there are.
     pub force: bool,
     /// Restyles nodes after the built-in rules (the guide's `node_spec_fn`).
@@ -319,8 +322,10 @@ pub struct DrawOptions {
     pub(crate) difference_scale: bool,
 }
 
-/// The default ceiling on drawn nodes before layout.
-pub const DEFAULT_MAX_NODES: usize = 3000;
+/// The default ceiling on drawn nodes before layout: layout time grows faster than the node
+/// count (GPT-2 at 48 layers, 2,271 nodes: 0.46 s; at 96 layers, 4,527 nodes: 2.5 s; 10,000
+/// nodes: over 100 s), so 5,000 nodes is about 3-5 s (docs/performance.md).
+pub const DEFAULT_MAX_NODES: usize = 5000;
 
 impl Default for DrawOptions {
     fn default() -> Self {
@@ -352,6 +357,7 @@ impl Default for DrawOptions {
             layout_engine: LayoutEngine::Embedded,
             batch_render: BatchRender::Auto,
             max_nodes: DEFAULT_MAX_NODES,
+            max_layout_cost: crate::guard::DEFAULT_MAX_LAYOUT_COST,
             force: false,
             node_spec: None,
             explicit: BTreeSet::new(),
@@ -416,6 +422,8 @@ setters! {
     batch_render: BatchRender => batch_render;
     /// Sets the ceiling on drawn nodes.
     max_nodes: usize => max_nodes;
+    /// Sets the ceiling on the estimated layout cost.
+    max_layout_cost: usize => max_layout_cost;
     /// Lays out whatever the size.
     force: bool => force;
 }

@@ -1,0 +1,175 @@
+"""Real architectures at their real sizes, with random weights and no downloads.
+
+These are the models users draw (GPT-2, BERT, ViT, ResNet, MobileNet, DenseNet, UNet), built
+from ``transformers`` configs, ``torchvision`` constructors or by hand, so that benchmarks and
+fidelity tests see what users see: thousands of operations, key/value caches returned as
+outputs, masks that feed every block. ``python -m tl_export real-models OUT_DIR`` traces and
+exports them, with TorchLens's own DOT of each default drawing in ``OUT_DIR/reference``
+(``cargo xtask fixtures`` writes ``fixtures/real``); ``time-draw`` times TorchLens's own
+drawing of the same traces (``cargo xtask bench-compare``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+import torchlens as tl
+from torch import nn
+
+#: Tokens fed to the language models (GPT-2, BERT).
+TOKENS = 16
+
+
+@dataclass
+class RealModel:
+    """One real architecture: how to build it and its input, and what it is."""
+
+    name: str
+    description: str
+    build: Callable[[], tuple[nn.Module, Any]]
+    #: Whether the fixtures carry TorchLens's own DOT of it (not for the depth variants,
+    #: which exist for the benchmarks' growth curve).
+    reference: bool = True
+
+
+class GPT2WithCache(nn.Module):
+    """GPT-2 (``transformers``) returning its logits and every layer's key/value cache
+    tensors as separate outputs: 1 + 2 x layers outputs, the cache tensors made inside the
+    blocks. ``transformers`` 5 returns the cache as a ``DynamicCache`` object; unpacking it
+    keeps the outputs plain tensors, as a user's own ``(logits, presents)`` wrapper does."""
+
+    def __init__(self, layers: int):
+        super().__init__()
+        from transformers import GPT2Config, GPT2LMHeadModel
+
+        self.gpt2 = GPT2LMHeadModel(GPT2Config(n_layer=layers))
+
+    def forward(self, input_ids: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        out = self.gpt2(input_ids, use_cache=True)
+        cache = out.past_key_values
+        tensors: list[torch.Tensor] = []
+        if hasattr(cache, "layers"):
+            for layer in cache.layers:
+                tensors += [layer.keys, layer.values]
+        else:
+            for keys, values in cache:
+                tensors += [keys, values]
+        return (out.logits, *tensors)
+
+
+def _gpt2(layers: int) -> Callable[[], tuple[nn.Module, Any]]:
+    def build() -> tuple[nn.Module, Any]:
+        return GPT2WithCache(layers), torch.randint(0, 50257, (1, TOKENS))
+
+    return build
+
+
+def _bert() -> tuple[nn.Module, Any]:
+    from transformers import BertConfig, BertModel
+
+    return BertModel(BertConfig()), torch.randint(0, 30522, (1, TOKENS))
+
+
+def _torchvision(name: str, size: int) -> Callable[[], tuple[nn.Module, Any]]:
+    def build() -> tuple[nn.Module, Any]:
+        import torchvision
+
+        return torchvision.models.get_model(name, weights=None), torch.randn(1, 3, size, size)
+
+    return build
+
+
+class DoubleConv(nn.Module):
+    """Two 3x3 convolutions, each with batch norm and ReLU (the UNet paper's block)."""
+
+    def __init__(self, cin: int, cout: int):
+        super().__init__()
+        self.net = nn.Sequential(
+            nn.Conv2d(cin, cout, 3, padding=1, bias=False),
+            nn.BatchNorm2d(cout),
+            nn.ReLU(inplace=True),
+            nn.Conv2d(cout, cout, 3, padding=1, bias=False),
+            nn.BatchNorm2d(cout),
+            nn.ReLU(inplace=True),
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.net(x)
+
+
+class Down(nn.Module):
+    def __init__(self, cin: int, cout: int):
+        super().__init__()
+        self.pool = nn.MaxPool2d(2)
+        self.conv = DoubleConv(cin, cout)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.conv(self.pool(x))
+
+
+class Up(nn.Module):
+    def __init__(self, cin: int, cout: int):
+        super().__init__()
+        self.up = nn.ConvTranspose2d(cin, cin // 2, 2, stride=2)
+        self.conv = DoubleConv(cin, cout)
+
+    def forward(self, x: torch.Tensor, skip: torch.Tensor) -> torch.Tensor:
+        return self.conv(torch.cat([skip, self.up(x)], dim=1))
+
+
+class UNet(nn.Module):
+    """The original UNet (Ronneberger et al. 2015): widths 64 to 1024, four skip joins."""
+
+    def __init__(self, channels: int = 3, classes: int = 2):
+        super().__init__()
+        self.inc = DoubleConv(channels, 64)
+        self.down1, self.down2 = Down(64, 128), Down(128, 256)
+        self.down3, self.down4 = Down(256, 512), Down(512, 1024)
+        self.up1, self.up2 = Up(1024, 512), Up(512, 256)
+        self.up3, self.up4 = Up(256, 128), Up(128, 64)
+        self.outc = nn.Conv2d(64, classes, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x1 = self.inc(x)
+        x2 = self.down1(x1)
+        x3 = self.down2(x2)
+        x4 = self.down3(x3)
+        x = self.down4(x4)
+        x = self.up1(x, x4)
+        x = self.up2(x, x3)
+        x = self.up3(x, x2)
+        x = self.up4(x, x1)
+        return self.outc(x)
+
+
+def _unet() -> tuple[nn.Module, Any]:
+    return UNet(), torch.randn(1, 3, 128, 128)
+
+
+REAL_MODELS = [
+    RealModel("gpt2_small", "GPT-2 small (12 layers, width 768, 16 tokens), key/value cache as outputs", _gpt2(12)),
+    RealModel("gpt2_6", "GPT-2 with 6 layers (width 768), cache as outputs", _gpt2(6), reference=False),
+    RealModel("gpt2_24", "GPT-2 with 24 layers (GPT-2 medium's depth), cache as outputs", _gpt2(24), reference=False),
+    RealModel("gpt2_48", "GPT-2 with 48 layers (GPT-2 XL's depth), cache as outputs", _gpt2(48), reference=False),
+    RealModel("bert_base", "BERT-base (12 layers, width 768, 16 tokens)", _bert),
+    RealModel("vit_b_16", "torchvision ViT-B/16, 224x224", _torchvision("vit_b_16", 224)),
+    RealModel("resnet50", "torchvision ResNet-50, 224x224", _torchvision("resnet50", 224)),
+    RealModel("mobilenet_v3_large", "torchvision MobileNetV3-Large, 224x224", _torchvision("mobilenet_v3_large", 224)),
+    RealModel("densenet121", "torchvision DenseNet-121, 224x224", _torchvision("densenet121", 224)),
+    RealModel("unet", "UNet (64-1024 channels, four skip joins), 128x128", _unet),
+]
+
+BY_NAME = {model.name: model for model in REAL_MODELS}
+
+
+def trace_real(name: str) -> dict[str, Any]:
+    """Builds (seed 0, eval mode) and traces one real model; returns the trace and model."""
+    torch.manual_seed(0)
+    model, x = BY_NAME[name].build()
+    model = model.eval()
+    with torch.no_grad():
+        trace = tl.trace(model, x)
+    return {"trace": trace, "model": model}

@@ -1,0 +1,153 @@
+//! Real architectures at their real sizes (`fixtures/real`, built by `cargo xtask fixtures`
+//! from `python/tl_export/real_models.py`): every one draws at full detail within the layout
+//! guard, and the DOT constructs that made their layouts slow stay out. These are structural
+//! checks of the DOT (issue: GPT-2 small took 16.7 s and GPT-2-48 never finished, because
+//! every output was pinned to the sink; DenseNet's ranked concatenation labels cost 7x).
+//! Timings live in `cargo xtask bench-compare`, not here.
+
+use std::path::{Path, PathBuf};
+
+use tl_draw::guard::{layout_cost, DEFAULT_MAX_LAYOUT_COST};
+use tl_draw::{draw, DrawOptions, Trace};
+use tl_tests::fixtures_dir;
+
+fn real(name: &str) -> PathBuf {
+    fixtures_dir().join("real").join(format!("{name}.json"))
+}
+
+/// The committed real architectures, by name (the adapter's test checks they are the
+/// builder's whole list).
+fn committed() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(fixtures_dir().join("real"))
+        .expect("fixtures/real exists")
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
+        .map(|path| stem(&path))
+        .collect();
+    names.sort();
+    names
+}
+
+fn stem(path: &Path) -> String {
+    path.file_stem().unwrap().to_string_lossy().into_owned()
+}
+
+/// The node ids inside the DOT's `rank=sink` block.
+fn sink_members(dot: &str) -> Vec<String> {
+    let Some(start) = dot.find("rank=sink") else {
+        return Vec::new();
+    };
+    let block = &dot[start..dot[start..].find('}').map_or(dot.len(), |end| start + end)];
+    block
+        .lines()
+        .skip(1)
+        .map(|line| line.trim().trim_matches('"').to_owned())
+        .filter(|line| !line.is_empty())
+        .collect()
+}
+
+#[test]
+fn the_real_fixtures_cover_the_families_users_draw() {
+    let names = committed();
+    for family in [
+        "gpt2_",
+        "bert",
+        "vit",
+        "resnet",
+        "mobilenet",
+        "densenet",
+        "unet",
+    ] {
+        assert!(
+            names.iter().any(|name| name.starts_with(family)),
+            "{family}: run `cargo xtask fixtures` ({names:?})"
+        );
+    }
+}
+
+#[test]
+fn only_the_last_output_is_pinned_to_the_sink() {
+    for name in ["gpt2_small", "gpt2_48"] {
+        let trace = Trace::load(real(name)).unwrap();
+        let outputs: Vec<&str> = trace
+            .ops
+            .iter()
+            .filter(|op| op.kind == tl_trace_model::OpKind::Output)
+            .map(|op| op.label.as_str())
+            .collect();
+        assert!(
+            outputs.len() > 20,
+            "{name}: the logits and the key/value cache are outputs ({} found)",
+            outputs.len()
+        );
+        let drawing = draw(&trace, &DrawOptions::default()).unwrap();
+        let sink = sink_members(&drawing.dot);
+        // Node ids name the layer and its pass: `output_25:1` is drawn as `output_25pass1`.
+        let last = outputs.last().unwrap().split(':').next().unwrap();
+        assert_eq!(
+            sink,
+            [format!("{last}pass1")],
+            "{name}: only the last output is pinned to rank=sink (every output there forces each cache arrow past every later block)"
+        );
+    }
+}
+
+#[test]
+fn labels_of_many_input_operations_float_beside_their_arrows() {
+    let trace = Trace::load(real("densenet121")).unwrap();
+    let drawing = draw(&trace, &DrawOptions::default()).unwrap();
+    let arrows: Vec<&str> = drawing.dot.lines().filter(|l| l.contains(" -> ")).collect();
+    let floating = arrows.iter().filter(|l| l.contains("xlabel=<")).count();
+    let ranked_argument_labels = arrows
+        .iter()
+        .filter(|l| l.contains(" label=<") || l.contains("[label=<"))
+        .filter(|l| l.contains("arg ("))
+        .count();
+    assert!(
+        floating > 500,
+        "DenseNet's concatenations read every earlier layer: their `arg` labels float ({floating})"
+    );
+    assert_eq!(
+        ranked_argument_labels, 0,
+        "a ranked midpoint label becomes a layout node and doubles every rank"
+    );
+}
+
+#[test]
+fn every_real_fixture_draws_at_full_detail_within_the_layout_guard() {
+    for name in committed() {
+        let name = name.as_str();
+        let trace = Trace::load(real(name)).unwrap();
+        let drawing = draw(&trace, &DrawOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e} [{}]", e.code()));
+        let cost = layout_cost(&drawing.styled);
+        assert!(cost.total() <= DEFAULT_MAX_LAYOUT_COST, "{name}: {cost:?}");
+        // The cost of a transformer grows with its depth linearly, never by a cliff: about
+        // 41 virtual nodes a layer (measured: 248 / 494 / 986 / 1,970 at 6 / 12 / 24 / 48).
+        let layers = match name {
+            "gpt2_small" => Some(12),
+            other => other
+                .strip_prefix("gpt2_")
+                .and_then(|l| l.parse::<usize>().ok()),
+        };
+        if let Some(layers) = layers {
+            assert!(cost.virtual_nodes <= 50 * layers, "{name}: {cost:?}");
+        }
+    }
+}
+
+#[test]
+fn a_drawing_over_the_layout_cost_is_refused_with_the_remedies() {
+    let trace = Trace::load(real("densenet121")).unwrap();
+    let error = draw(&trace, &DrawOptions::default().max_layout_cost(10_000)).unwrap_err();
+    assert_eq!(error.code(), "layout_too_large");
+    let message = error.to_string();
+    for remedy in ["--collapse auto", "--depth", "--module", "--force"] {
+        assert!(message.contains(remedy), "{message}");
+    }
+    assert!(draw(
+        &trace,
+        &DrawOptions::default().max_layout_cost(10_000).force(true)
+    )
+    .is_ok());
+}

@@ -1,0 +1,135 @@
+//! The project tasks that draw, run by `cargo xtask` once setup has installed cairo:
+//!
+//! * `figures`: redraw every figure of `docs/guides/drawing.md` (`cargo xtask figures`).
+//! * `time-draws MODES TRACE ...`: for each trace file and collapse mode (comma separated:
+//!   `none,auto,max`), the median seconds of `draw` + SVG render + file write from the loaded
+//!   trace and of the layout engine alone on the same DOT, and the layout guard's estimate
+//!   (drawn and virtual nodes), as `path<TAB>mode<TAB>seconds<TAB>layout seconds<TAB>nodes
+//!   <TAB>virtual nodes` lines (`cargo xtask bench-compare`).
+//! * `layout DOT ...`: the seconds graphviz-pure takes on each DOT file (median of three), as
+//!   `path<TAB>seconds` lines: to compare tl-draw's DOT with TorchLens's, construct by
+//!   construct (`docs/performance.md`, "What each DOT construct costs").
+//!
+//! They live apart from `xtask` because they link the drawing facade, and so cairo: the
+//! program that installs cairo must build on a machine that has none.
+
+mod figures;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use tl_draw::{draw, Collapse, DrawOptions, Trace};
+
+// The same allocator as the `tl-draw` program, so in-process timings measure what it does.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+type Result<T> = std::result::Result<T, String>;
+
+/// Runs per in-process measurement; the median is reported.
+const RUNS: usize = 3;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("figures") => figures::figures(),
+        Some("time-draws") if args.len() >= 3 => time_draws(&args[1], &args[2..]),
+        Some("layout") if args.len() >= 2 => time_layouts(&args[1..]),
+        _ => Err(format!(
+            "unknown task {:?}; tasks: figures, time-draws MODES TRACE ..., layout DOT ...",
+            args.first().map(String::as_str).unwrap_or("")
+        )),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("xtask-draw: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+/// Seconds the embedded layout engine takes on `dot` alone: parse, lay out, write SVG (the
+/// layout share of a drawing).
+fn layout_seconds(dot: &str) -> Result<f64> {
+    let start = Instant::now();
+    let failed = |e: graphviz_pure::GraphvizError| format!("layout: {e}");
+    let mut graph = graphviz_pure::parse_dot(dot).map_err(failed)?.into_output();
+    let _warnings = graphviz_pure::layout_graph(&mut graph, graphviz_pure::LayoutEngine::Dot)
+        .map_err(failed)?;
+    let _svg =
+        graphviz_pure::render_graph(&graph, graphviz_pure::OutputFormat::Svg).map_err(failed)?;
+    Ok(start.elapsed().as_secs_f64())
+}
+
+/// `layout DOT ...`: see the crate comment.
+fn time_layouts(paths: &[String]) -> Result<()> {
+    for path in paths {
+        let dot = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        let seconds = (0..3)
+            .map(|_| layout_seconds(&dot))
+            .collect::<Result<Vec<f64>>>()?;
+        println!("{path}\t{:.4}", median(seconds));
+    }
+    Ok(())
+}
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .expect("xtask/draw sits two folders below the repository root")
+        .to_owned()
+}
+
+/// `time-draws MODES TRACE ...`: see the crate comment.
+fn time_draws(modes: &str, traces: &[String]) -> Result<()> {
+    let scratch = repo_root().join("target").join("bench-out");
+    std::fs::create_dir_all(&scratch).map_err(|e| e.to_string())?;
+    for path in traces {
+        let trace = Trace::load(path).map_err(|e| format!("{path}: {e}"))?;
+        let stem = Path::new(path)
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        for mode in modes.split(',') {
+            let collapse = match mode {
+                "none" => Collapse::None,
+                "auto" => Collapse::Auto,
+                "max" => Collapse::Max,
+                other => return Err(format!("unknown collapse mode {other:?} (none, auto, max)")),
+            };
+            let options = DrawOptions::default().collapse(collapse).force(true);
+            let svg = scratch.join(format!("{stem}_{mode}_in_process.svg"));
+            let mut totals = Vec::with_capacity(RUNS);
+            let mut layouts = Vec::with_capacity(RUNS);
+            let mut cost = None;
+            for _ in 0..RUNS {
+                let start = Instant::now();
+                let drawing = draw(&trace, &options).map_err(|e| format!("{path}: {e}"))?;
+                drawing
+                    .write(&svg, None)
+                    .map_err(|e| format!("{path}: {e}"))?;
+                totals.push(start.elapsed().as_secs_f64());
+                cost = Some(tl_draw::guard::layout_cost(&drawing.styled));
+                layouts.push(layout_seconds(&drawing.dot)?);
+            }
+            let cost = cost.expect("RUNS > 0");
+            println!(
+                "{path}\t{mode}\t{}\t{}\t{}\t{}",
+                median(totals),
+                median(layouts),
+                cost.nodes,
+                cost.virtual_nodes
+            );
+        }
+    }
+    Ok(())
+}
