@@ -280,3 +280,14 @@ fn photo_input_shows_its_thumbnail_unless_shape_only() {
         0
     );
 }
+
+/// The same drawing gives the same PDF bytes, whenever it is written (cairo stamps the
+/// current time unless told a date; before, every run's PDF differed).
+#[test]
+fn pdf_output_is_byte_identical_run_to_run() {
+    let drawing = draw(&trace("convnet"), &DrawOptions::default()).unwrap();
+    let first = drawing.render(OutputFormat::Pdf).unwrap().bytes;
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let second = drawing.render(OutputFormat::Pdf).unwrap().bytes;
+    assert!(first == second, "PDF bytes differ between two renders");
+}

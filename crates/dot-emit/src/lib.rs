@@ -18,6 +18,7 @@ pub const LEGEND_ID: &str = "tl_legend";
 /// Escapes text for an HTML-like label: `&`, `<`, `>`, quotes, line breaks, and
 /// backslashes (Graphviz reads `\\` in label text as one backslash).
 pub fn escape_html(text: &str) -> String {
+    let text = tl_style::format::capped(text);
     let mut escaped = String::with_capacity(text.len());
     for ch in text.chars() {
         match ch {
@@ -28,6 +29,10 @@ pub fn escape_html(text: &str) -> String {
             '\'' => escaped.push_str("&#39;"),
             '\\' => escaped.push_str("\\\\"),
             '\n' | '\r' => escaped.push(' '),
+            // Drawn visibly (`\u0001`); its backslash escaped like any other.
+            ch if tl_style::format::is_hidden_control(ch) => {
+                escaped.push_str(&tl_style::format::control_escape(ch).replace('\\', "\\\\"))
+            }
             _ => escaped.push(ch),
         }
     }
@@ -43,6 +48,9 @@ pub fn quote(text: &str) -> String {
             '"' => quoted.push_str("\\\""),
             '\\' => quoted.push_str("\\\\"),
             '\n' | '\r' => quoted.push(' '),
+            ch if tl_style::format::is_hidden_control(ch) => {
+                quoted.push_str(&tl_style::format::control_escape(ch).replace('\\', "\\\\"))
+            }
             _ => quoted.push(ch),
         }
     }
@@ -215,7 +223,10 @@ fn node_statement(node: &StyledNode, defaults: &Defaults<'_>, indent: &str) -> S
     attrs.push(format!("shape={}", node.shape.dot_name()));
     attrs.push(format!("style={}", quote(&style.join(","))));
     if let Some(tooltip) = &node.tooltip {
-        attrs.push(format!("tooltip={}", quote(tooltip)));
+        attrs.push(format!(
+            "tooltip={}",
+            quote(&tl_style::format::capped(tooltip))
+        ));
     }
     format!("{indent}{} [{}]\n", quote(&node.id), attrs.join(" "))
 }
@@ -275,7 +286,10 @@ fn edge_statement(graph: &StyledGraph, edge: &StyledEdge, defaults: &Defaults<'_
             attrs.push("constraint=false".to_owned());
         }
         if let Some(tooltip) = &look.tooltip {
-            attrs.push(format!("tooltip={}", quote(tooltip)));
+            attrs.push(format!(
+                "tooltip={}",
+                quote(&tl_style::format::capped(tooltip))
+            ));
         }
     }
     for (attribute, lines) in [
@@ -418,7 +432,11 @@ pub fn emit(graph: &StyledGraph) -> String {
     let mut out = String::with_capacity(256 + graph.nodes.len() * 400);
     let style = &graph.style;
     let _ = writeln!(out, "// {}", graph.comment.replace('\n', " "));
-    let _ = writeln!(out, "digraph {} {{", quote(&graph.name));
+    let _ = writeln!(
+        out,
+        "digraph {} {{",
+        quote(&tl_style::format::capped(&graph.name))
+    );
     let _ = writeln!(
         out,
         "\tgraph [bgcolor={} fontname={} label={} labeljust=l labelloc=t ordering=out rankdir={}]",

@@ -107,6 +107,8 @@ pub const MAX_RASTER_SIDE: f64 = 32767.0;
 pub const MAX_RASTER_PIXELS: f64 = 268_435_456.0;
 /// PDF viewers refuse pages larger than this many points per side.
 pub const MAX_PDF_SIDE: f64 = 14400.0;
+/// The creation date written into every PDF, so that output is deterministic.
+const PDF_CREATION_DATE: &str = "2000-01-01T00:00:00Z";
 /// Margin around the drawing, in points (Graphviz's default `pad`).
 const PAD: f64 = 4.0;
 /// Default raster resolution (Graphviz's).
@@ -163,6 +165,9 @@ pub fn render(
         Format::Pdf => {
             let scale = fit(1.0, MAX_PDF_SIDE, "points");
             let surface = PdfSurface::for_stream(width * scale, height * scale, Vec::<u8>::new())?;
+            // cairo stamps the current time into every PDF; a fixed date makes the same
+            // drawing give the same bytes (the file's own time is its modification time).
+            surface.set_metadata(cairo::PdfMetadata::CreateDate, PDF_CREATION_DATE)?;
             let context = Context::new(&surface)?;
             context.scale(scale, scale);
             paint_all(&context, &layout, frame, (width, height), options);

@@ -348,3 +348,54 @@ pub struct StyledGraph {
     /// The key, when shown.
     pub legend: Option<Legend>,
 }
+
+/// Makes every node id unique: a node whose id an earlier node already has gets the first
+/// free `~2`, `~3`, ... suffix. Ids come from trace labels (`linear_1_1:1` is drawn as
+/// `linear_1_1pass1`), so a hostile trace could name two records alike, which would merge
+/// two nodes into one in the DOT; ids of real traces never change. Deterministic: the
+/// suffixes follow node order.
+pub fn make_ids_unique(nodes: &mut [StyledNode]) {
+    let taken: std::collections::HashSet<String> = nodes.iter().map(|n| n.id.clone()).collect();
+    if taken.len() == nodes.len() {
+        return;
+    }
+    let mut used: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for node in nodes.iter_mut() {
+        if used.insert(node.id.clone()) {
+            continue;
+        }
+        let id = (2..)
+            .map(|k| format!("{}~{k}", node.id))
+            .find(|id| !taken.contains(id) && !used.contains(id))
+            .expect("an unbounded suffix range has a free id");
+        used.insert(id.clone());
+        node.id = id;
+    }
+}
+
+#[cfg(test)]
+mod unique_id_tests {
+    use super::*;
+
+    fn node(id: &str) -> StyledNode {
+        StyledNode::new(
+            id.to_owned(),
+            Vec::new(),
+            Shape::Box,
+            Fill::Solid("white".to_owned()),
+            "black".to_owned(),
+            "black".to_owned(),
+        )
+    }
+
+    #[test]
+    fn clashing_ids_get_free_suffixes_and_unique_ones_stay() {
+        let mut nodes = vec![node("a"), node("b"), node("a"), node("a~2"), node("a")];
+        make_ids_unique(&mut nodes);
+        let ids: Vec<&str> = nodes.iter().map(|n| n.id.as_str()).collect();
+        assert_eq!(ids, ["a", "b", "a~3", "a~2", "a~4"]);
+        let mut plain = vec![node("x"), node("y")];
+        make_ids_unique(&mut plain);
+        assert_eq!(plain[1].id, "y");
+    }
+}

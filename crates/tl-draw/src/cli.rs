@@ -15,6 +15,12 @@ use crate::{
 };
 use clap::{Args, Parser, Subcommand};
 
+/// Text from a trace as the terminal may show it: control characters (escape sequences
+/// that would move the cursor or recolour the screen) spelled out, `\u001b`.
+fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    tl_style::format::visible_controls(text)
+}
+
 /// From this many nodes on, layout takes about a second: progress goes to stderr.
 const PROGRESS_NODES: usize = 800;
 
@@ -43,6 +49,9 @@ enum Command {
         /// Trace (`tl-trace`) or bundle (`tl-bundle`) JSON files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// Refuse trace files larger than this many bytes.
+        #[arg(long, default_value_t = tl_trace_model::DEFAULT_MAX_TRACE_BYTES)]
+        max_trace_bytes: u64,
     },
 }
 
@@ -71,11 +80,11 @@ struct DrawArgs {
     #[arg(long)]
     graph: Option<String>,
     /// Bundles: the difference metric of --graph diff: relative_l2, cosine or pearson.
-    #[arg(long, default_value = "relative_l2")]
-    metric: String,
+    #[arg(long)]
+    metric: Option<String>,
     /// Bundles: compare outputs (out) or gradients (grad).
-    #[arg(long, default_value = "out")]
-    on: String,
+    #[arg(long)]
+    on: Option<String>,
     /// Bundles: only these members, comma separated.
     #[arg(long, value_delimiter = ',')]
     members: Option<Vec<String>>,
@@ -151,6 +160,9 @@ struct DrawArgs {
     /// an arrow crosses), than this: about 10 s of layout.
     #[arg(long, default_value_t = crate::guard::DEFAULT_MAX_LAYOUT_COST)]
     max_layout_cost: usize,
+    /// Refuse trace files larger than this many bytes (1 GiB; a 100,000-operation trace is about 110 MB).
+    #[arg(long, default_value_t = tl_trace_model::DEFAULT_MAX_TRACE_BYTES)]
+    max_trace_bytes: u64,
     /// Lay out however many nodes the drawing has.
     #[arg(long)]
     force: bool,
@@ -257,9 +269,30 @@ impl DrawArgs {
             let stem = first.file_stem().unwrap_or_default();
             Path::new(stem).with_extension("pdf")
         });
+        self.refuse_output_over_an_input(&output, options.file_format.as_deref())?;
         let document = self.document()?;
         let drawing = match &document {
             Document::Trace(trace) => {
+                let bundle_only: Vec<&str> = [
+                    ("--metric", self.metric.is_some()),
+                    ("--on", self.on.is_some()),
+                    ("--members", self.members.is_some()),
+                ]
+                .into_iter()
+                .filter_map(|(flag, given)| given.then_some(flag))
+                .collect();
+                if !bundle_only.is_empty() {
+                    return Err(DrawError::invalid(
+                        "bundle_option_without_bundle",
+                        format!(
+                            "{} compare{} the members of a bundle, and '{}' is a single trace: pass a bundle file (tl_export.export_bundle), or drop {}",
+                            bundle_only.join(", "),
+                            if bundle_only.len() == 1 { "s" } else { "" },
+                            first.display(),
+                            bundle_only.join(" and ")
+                        ),
+                    ));
+                }
                 if self.graph.as_deref() == Some("diff") {
                     return Err(DrawError::invalid(
                         "bundle_graph_invalid",
@@ -277,8 +310,11 @@ impl DrawArgs {
                 };
                 let bundle_options = BundleOptions {
                     graph,
-                    metric: self.metric.clone(),
-                    on: parse_on(&self.on)?,
+                    metric: self
+                        .metric
+                        .clone()
+                        .unwrap_or_else(|| "relative_l2".to_owned()),
+                    on: parse_on(self.on.as_deref().unwrap_or("out"))?,
                     members: self.members.clone(),
                 };
                 draw_bundle(bundle, &options, &bundle_options)?
@@ -294,7 +330,41 @@ impl DrawArgs {
                 drawing.styled.nodes.len()
             );
         }
-        drawing.write(&output, options.file_format.as_deref())
+        let mut written = drawing.write(&output, options.file_format.as_deref())?;
+        if self.dpi.is_some() && written.path.extension().is_none_or(|e| e != "png") {
+            written.warnings.insert(
+                0,
+                "--dpi sets the resolution of PNG output; this drawing is vector output and was drawn at its natural size"
+                    .to_owned(),
+            );
+        }
+        Ok(written)
+    }
+
+    /// `draw t.svg -o t.svg` would replace the trace with its own drawing: refused before
+    /// anything is read or written.
+    fn refuse_output_over_an_input(
+        &self,
+        output: &Path,
+        file_format: Option<&str>,
+    ) -> Result<(), DrawError> {
+        let (target, _) = crate::output_target(output, file_format)?;
+        let Ok(target) = std::fs::canonicalize(&target) else {
+            return Ok(()); // Nothing there yet: it cannot be an input.
+        };
+        for input in &self.traces {
+            if std::fs::canonicalize(input).is_ok_and(|input| input == target) {
+                return Err(DrawError::invalid(
+                    "output_is_input",
+                    format!(
+                        "the output '{}' is the input trace '{}'; drawing it there would destroy the trace: name another output (-o drawing.svg)",
+                        target.display(),
+                        input.display()
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// One file: a trace or a bundle. Several: traces of one model, as a bundle without
@@ -302,7 +372,7 @@ impl DrawArgs {
     fn document(&self) -> Result<Document, DrawError> {
         // A trace is validated when it is drawn, so it is only read here.
         if let [only] = self.traces.as_slice() {
-            return Ok(Document::read(only)?);
+            return Ok(Document::read_limited(only, self.max_trace_bytes)?);
         }
         let traces = self
             .traces
@@ -313,7 +383,11 @@ impl DrawArgs {
                         .unwrap_or_default()
                         .to_string_lossy()
                         .into_owned(),
-                    Trace::load(path)?,
+                    {
+                        let trace = Trace::read_limited(path, self.max_trace_bytes)?;
+                        trace.validate()?;
+                        trace
+                    },
                 ))
             })
             .collect::<Result<Vec<_>, DrawError>>()?;
@@ -321,8 +395,8 @@ impl DrawArgs {
     }
 }
 
-fn check(path: &Path) -> Result<String, TraceError> {
-    match Document::load(path)? {
+fn check(path: &Path, max_bytes: u64) -> Result<String, TraceError> {
+    match Document::load_limited(path, max_bytes)? {
         Document::Bundle(bundle) => {
             let names: Vec<&str> = bundle.members.iter().map(|m| m.name.as_str()).collect();
             Ok(format!(
@@ -382,34 +456,42 @@ where
             show_buffers,
         } => match schedule(&trace, &show_buffers) {
             Ok(text) => {
-                print!("{text}");
+                print!("{}", shown(&text));
                 ExitCode::SUCCESS
             }
             Err(error) => {
-                eprintln!("error[{}]: {error}", error.code());
+                eprintln!("error[{}]: {}", error.code(), shown(&error.to_string()));
                 ExitCode::FAILURE
             }
         },
         Command::Draw(args) => match args.run() {
             Ok(written) => {
                 for warning in &written.warnings {
-                    eprintln!("warning: {warning}");
+                    eprintln!("warning: {}", shown(warning));
                 }
                 println!("{}", written.path.display());
                 ExitCode::SUCCESS
             }
             Err(error) => {
-                eprintln!("error[{}]: {error}", error.code());
+                eprintln!("error[{}]: {}", error.code(), shown(&error.to_string()));
                 ExitCode::FAILURE
             }
         },
-        Command::Check { files } => {
+        Command::Check {
+            files,
+            max_trace_bytes,
+        } => {
             let mut failed = false;
             for path in &files {
-                match check(path) {
-                    Ok(line) => println!("{}: {line}", path.display()),
+                match check(path, max_trace_bytes) {
+                    Ok(line) => println!("{}: {}", path.display(), shown(&line)),
                     Err(error) => {
-                        eprintln!("error[{}]: {}: {error}", error.code(), path.display());
+                        eprintln!(
+                            "error[{}]: {}: {}",
+                            error.code(),
+                            path.display(),
+                            shown(&error.to_string())
+                        );
                         failed = true;
                     }
                 }

@@ -70,6 +70,34 @@ pub fn output_target(
     path: &Path,
     file_format: Option<&str>,
 ) -> Result<(PathBuf, OutputFormat), DrawError> {
+    let shown = path.display();
+    let names_a_folder = path
+        .as_os_str()
+        .to_string_lossy()
+        .ends_with(std::path::MAIN_SEPARATOR)
+        || path.is_dir()
+        || path.file_name().is_none();
+    if names_a_folder {
+        return Err(DrawError::invalid(
+            "output_path_invalid",
+            format!(
+                "the output path '{shown}' is a folder; name the file to write, for example '{}'",
+                path.join("model.pdf").display()
+            ),
+        ));
+    }
+    // `-o .pdf` names no file, only an extension (a hidden file called `.pdf`).
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase());
+    if let Some(extension) = name.as_deref().and_then(|n| n.strip_prefix('.')) {
+        if KNOWN_EXTENSIONS.contains(&extension) {
+            return Err(DrawError::invalid(
+                "output_path_invalid",
+                format!("the output path '{shown}' has only an extension, no file name; name the file, for example 'model.{extension}'"),
+            ));
+        }
+    }
     let extension = path
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase())
@@ -204,7 +232,7 @@ impl Drawing {
     ) -> Result<Written, DrawError> {
         let (target, format) = output_target(path.as_ref(), file_format)?;
         let rendered = self.render(format)?;
-        write_atomically(&target, &rendered.bytes)?;
+        write_atomically(&through_links(&target)?, &rendered.bytes)?;
         if let Some(census) = &self.census {
             let mut sidecar = target.clone().into_os_string();
             sidecar.push(".census.txt");
@@ -214,6 +242,25 @@ impl Drawing {
             path: target,
             warnings: rendered.warnings,
         })
+    }
+}
+
+/// The file a write to `target` should replace: a symbolic link is followed (the user named
+/// the link, and means the file it points to), so the link itself stays.
+fn through_links(target: &Path) -> Result<PathBuf, DrawError> {
+    match std::fs::symlink_metadata(target) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            std::fs::canonicalize(target).map_err(|error| {
+                DrawError::invalid(
+                    "output_path_invalid",
+                    format!(
+                        "the output path '{}' is a symbolic link whose target cannot be reached ({error}); point it at a file in an existing folder, or name another path",
+                        target.display()
+                    ),
+                )
+            })
+        }
+        _ => Ok(target.to_owned()),
     }
 }
 
@@ -341,6 +388,7 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
     if let Some(hook) = &options.node_spec {
         views::restyle(trace, &kinds, &mut styled.nodes, hook);
     }
+    tl_style::make_ids_unique(&mut styled.nodes);
     place_pictures(&mut styled)?;
     let cost = crate::guard::layout_cost(&styled);
     if cost.total() > options.max_layout_cost && !options.force {

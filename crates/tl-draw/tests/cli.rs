@@ -393,3 +393,221 @@ fn bundles_and_several_traces_draw_from_the_command_line() {
     assert!(stderr(&output).contains("error[bundle_graph_invalid]"));
     assert!(!dir.path().join("x.dot").exists());
 }
+
+#[test]
+fn an_output_that_is_the_input_is_refused_and_the_trace_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("t.svg");
+    std::fs::copy(fixture("convnet"), &trace).unwrap();
+    let before = std::fs::read(&trace).unwrap();
+    let output = tl_draw(&["draw", "t.svg", "-o", "t.svg"], dir.path());
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("error[output_is_input]"),
+        "{}",
+        stderr(&output)
+    );
+    // The same file by another spelling, and through the extension rule (`t` + `.svg`).
+    let output = tl_draw(
+        &["draw", "./t.svg", "-o", "t", "--file-format", "svg"],
+        dir.path(),
+    );
+    assert!(
+        stderr(&output).contains("error[output_is_input]"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(
+        std::fs::read(&trace).unwrap(),
+        before,
+        "the trace is untouched"
+    );
+}
+
+#[test]
+fn an_output_folder_or_a_bare_extension_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("out")).unwrap();
+    let trace = fixture("convnet");
+    for output_path in ["out/", "out", "out/.pdf", ".svg"] {
+        let output = tl_draw(
+            &["draw", trace.to_str().unwrap(), "-o", output_path],
+            dir.path(),
+        );
+        assert!(!output.status.success(), "{output_path}");
+        assert!(
+            stderr(&output).contains("error[output_path_invalid]"),
+            "{output_path}: {}",
+            stderr(&output)
+        );
+    }
+    assert_eq!(
+        std::fs::read_dir(dir.path().join("out")).unwrap().count(),
+        0,
+        "nothing written"
+    );
+    assert!(!dir.path().join(".svg").exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symbolic_link_output_is_written_through_and_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("real")).unwrap();
+    std::fs::write(dir.path().join("real/model.svg"), "old").unwrap();
+    std::os::unix::fs::symlink("real/model.svg", dir.path().join("link.svg")).unwrap();
+    let trace = fixture("convnet");
+    let output = tl_draw(
+        &["draw", trace.to_str().unwrap(), "-o", "link.svg"],
+        dir.path(),
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let link = std::fs::symlink_metadata(dir.path().join("link.svg")).unwrap();
+    assert!(link.file_type().is_symlink(), "the link stays a link");
+    let svg = std::fs::read_to_string(dir.path().join("real/model.svg")).unwrap();
+    assert!(
+        svg.contains("<svg"),
+        "the file it points to holds the drawing"
+    );
+}
+
+#[test]
+fn check_never_prints_a_control_character_from_the_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(fixture("branch_true")).unwrap();
+    let mut document: serde_json::Value = serde_json::from_str(&text).unwrap();
+    // A class name that would turn the terminal red and ring its bell.
+    document["model"]["class_name"] = serde_json::json!("Net\u{1b}[31m\u{7}");
+    std::fs::write(dir.path().join("t.json"), document.to_string()).unwrap();
+    // And an error message quoting a hostile field name.
+    std::fs::write(
+        dir.path().join("bad.json"),
+        text.replacen("\"model\"", "\"mo\\u001b[2Jdel\"", 1),
+    )
+    .unwrap();
+    for file in ["t.json", "bad.json"] {
+        let output = tl_draw(&["check", file], dir.path());
+        let printed = [output.stdout.as_slice(), output.stderr.as_slice()].concat();
+        assert!(
+            !printed.contains(&0x1b) && !printed.contains(&0x07),
+            "{file}: {}",
+            String::from_utf8_lossy(&printed)
+        );
+        assert!(
+            String::from_utf8_lossy(&printed).contains("\\u001b"),
+            "{file}: shown escaped"
+        );
+    }
+}
+
+#[test]
+fn reads_are_bounded_devices_huge_files_and_non_traces_are_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    // Before: `check /dev/zero` grew to 8 GB and never returned.
+    for (args, code) in [
+        (vec!["check", "/dev/zero"], "trace_not_a_file"),
+        (vec!["draw", "/dev/zero", "-o", "z.svg"], "trace_not_a_file"),
+        (vec!["check", "."], "trace_not_a_file"),
+    ] {
+        let start = std::time::Instant::now();
+        let output = tl_draw(&args, dir.path());
+        assert!(!output.status.success(), "{args:?}");
+        assert!(
+            stderr(&output).contains(&format!("error[{code}]")),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(10),
+            "{args:?} returns at once"
+        );
+    }
+    let trace = fixture("convnet");
+    let output = tl_draw(
+        &[
+            "check",
+            trace.to_str().unwrap(),
+            "--max-trace-bytes",
+            "1000",
+        ],
+        dir.path(),
+    );
+    assert!(
+        stderr(&output).contains("error[trace_too_large]")
+            && stderr(&output).contains("--max-trace-bytes"),
+        "{}",
+        stderr(&output)
+    );
+    let output = tl_draw(
+        &[
+            "draw",
+            trace.to_str().unwrap(),
+            "--max-trace-bytes",
+            "1000",
+            "-o",
+            "c.svg",
+        ],
+        dir.path(),
+    );
+    assert!(
+        stderr(&output).contains("error[trace_too_large]"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!dir.path().join("c.svg").exists());
+    // 64 MiB that cannot be a trace: refused from its first byte, not after parsing it all.
+    std::fs::write(dir.path().join("junk.json"), vec![b'x'; 64 << 20]).unwrap();
+    let output = tl_draw(&["check", "junk.json"], dir.path());
+    assert!(
+        stderr(&output).contains("error[trace_json_malformed]")
+            && stderr(&output).contains("starts with `{`"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn options_that_cannot_apply_are_refused_or_said_never_silently_ignored() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = fixture("convnet");
+    let trace = trace.to_str().unwrap();
+    for flags in [
+        vec!["--metric", "cosine"],
+        vec!["--on", "grad"],
+        vec!["--members", "clean"],
+    ] {
+        let mut args = vec!["draw", trace, "-o", "c.svg"];
+        args.extend(&flags);
+        let output = tl_draw(&args, dir.path());
+        assert!(!output.status.success(), "{flags:?}");
+        assert!(
+            stderr(&output).contains("error[bundle_option_without_bundle]")
+                && stderr(&output).contains(flags[0]),
+            "{flags:?}: {}",
+            stderr(&output)
+        );
+    }
+    assert!(!dir.path().join("c.svg").exists());
+    let output = tl_draw(&["draw", trace, "-o", "c.svg", "--dpi", "300"], dir.path());
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("warning: --dpi sets the resolution of PNG output"),
+        "{}",
+        stderr(&output)
+    );
+    let output = tl_draw(&["draw", trace, "-o", "c.png", "--dpi", "30"], dir.path());
+    assert!(!stderr(&output).contains("--dpi"), "{}", stderr(&output));
+    // A bundle still takes them.
+    let output = tl_draw(
+        &[
+            "draw",
+            fixture("bundle").to_str().unwrap(),
+            "-o",
+            "b.svg",
+            "--metric",
+            "cosine",
+        ],
+        dir.path(),
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+}

@@ -112,6 +112,25 @@ pub enum TraceError {
         /// Its label.
         label: String,
     },
+    /// The path names something that is not a regular file (a folder, a device such as
+    /// `/dev/zero`, a pipe): it is refused before reading, which might never end.
+    #[error(
+        "'{path}' is not a regular file; pass the path of a trace file exported by the adapter"
+    )]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+    },
+    /// The file is larger than the read limit.
+    #[error("'{path}' is {bytes} bytes, over the {limit}-byte limit for a trace (a 100,000-operation trace is about 110 MB); if it really is a trace, raise the limit (--max-trace-bytes)")]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size.
+        bytes: u64,
+        /// The limit in force.
+        limit: u64,
+    },
     /// A recorded count disagrees with the records.
     #[error("`{path}` says {recorded}, but the records add up to {computed}; {REEXPORT}")]
     CountMismatch {
@@ -140,6 +159,8 @@ impl TraceError {
             TraceError::Inconsistent { .. } => "trace_inconsistent",
             TraceError::Cycle { .. } => "trace_graph_cyclic",
             TraceError::CountMismatch { .. } => "trace_count_mismatch",
+            TraceError::NotAFile { .. } => "trace_not_a_file",
+            TraceError::TooLarge { .. } => "trace_too_large",
         }
     }
 }

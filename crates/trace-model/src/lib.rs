@@ -74,6 +74,8 @@ fn check_envelope(text: &str, expected: &'static str) -> Result<(), TraceError> 
     let envelope: Envelope = match serde_json::from_str(text) {
         Ok(envelope) if starts_as_object => envelope,
         Err(error) if error.is_syntax() || error.is_eof() => return Err(syntax_error(error)),
+        // An object whose top level is wrong (`duplicate field `format``): say so, where.
+        Err(error) if starts_as_object => return Err(syntax_error(error)),
         _ => {
             return Err(TraceError::FormatUnknown {
                 found: "missing (the file is not a JSON object)".to_owned(),
@@ -187,6 +189,56 @@ fn read_streamed(path: &Path) -> Result<Option<Trace>, TraceError> {
     }
 }
 
+/// The largest trace file read unless told otherwise: 1 GiB (a 100,000-operation trace is
+/// about 110 MB). Reading is bounded by it in time and memory.
+pub const DEFAULT_MAX_TRACE_BYTES: u64 = 1 << 30;
+
+/// What every read checks before reading: the path is a regular file (`/dev/zero` or a pipe
+/// would never end), of at most `max_bytes`, whose first byte past white space can start a
+/// trace (`{`): anything else stops at once, not after reading it all.
+pub fn check_input_file(path: &Path, max_bytes: u64) -> Result<(), TraceError> {
+    use std::io::Read;
+    let read_error = |source| TraceError::Read {
+        path: path.to_owned(),
+        source,
+    };
+    let metadata = std::fs::metadata(path).map_err(read_error)?;
+    if !metadata.is_file() {
+        return Err(TraceError::NotAFile {
+            path: path.to_owned(),
+        });
+    }
+    if metadata.len() > max_bytes {
+        return Err(TraceError::TooLarge {
+            path: path.to_owned(),
+            bytes: metadata.len(),
+            limit: max_bytes,
+        });
+    }
+    let mut head = [0u8; 256];
+    let read = std::fs::File::open(path)
+        .and_then(|mut file| file.read(&mut head))
+        .map_err(read_error)?;
+    let text = &head[..read];
+    let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+    let Some(column) = text.iter().position(|b| !b.is_ascii_whitespace()) else {
+        return Ok(()); // Empty, or only white space so far: the parser names it.
+    };
+    if text[column] != b'{' {
+        let line = 1 + text[..column].iter().filter(|&&b| b == b'\n').count();
+        let line_start = text[..column]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |n| n + 1);
+        return Err(TraceError::Malformed {
+            line,
+            column: column - line_start + 1,
+            detail: "a trace file is a JSON object and starts with `{`".to_owned(),
+        });
+    }
+    Ok(())
+}
+
 fn read_text(path: &Path) -> Result<String, TraceError> {
     halves::read_text(path).map_err(|source| TraceError::Read {
         path: path.to_owned(),
@@ -254,6 +306,11 @@ impl Document {
         Document::read(path)?.with_trace_validated()
     }
 
+    /// [`Document::load`] of a file of at most `max_bytes` (see [`check_input_file`]).
+    pub fn load_limited(path: impl AsRef<Path>, max_bytes: u64) -> Result<Document, TraceError> {
+        Document::read_limited(path, max_bytes)?.with_trace_validated()
+    }
+
     /// The document, once a trace is validated (a bundle was when it was parsed).
     fn with_trace_validated(self) -> Result<Document, TraceError> {
         if let Document::Trace(trace) = &self {
@@ -265,6 +322,12 @@ impl Document {
     /// Reads and parses a trace or bundle file; a bundle is validated as by
     /// [`Document::load`], a trace is not (see [`Trace::read`]).
     pub fn read(path: impl AsRef<Path>) -> Result<Document, TraceError> {
+        Document::read_limited(path, DEFAULT_MAX_TRACE_BYTES)
+    }
+
+    /// [`Document::read`] of a file of at most `max_bytes` (see [`check_input_file`]).
+    pub fn read_limited(path: impl AsRef<Path>, max_bytes: u64) -> Result<Document, TraceError> {
+        check_input_file(path.as_ref(), max_bytes)?;
         if let Some(trace) = read_streamed(path.as_ref())? {
             return Ok(Document::Trace(Box::new(trace)));
         }
@@ -320,6 +383,12 @@ impl Trace {
     /// work through [`Trace::validated`] (`tl_draw::draw` does), so that a large trace is
     /// not checked twice.
     pub fn read(path: impl AsRef<Path>) -> Result<Trace, TraceError> {
+        Trace::read_limited(path, DEFAULT_MAX_TRACE_BYTES)
+    }
+
+    /// [`Trace::read`] of a file of at most `max_bytes` (see [`check_input_file`]).
+    pub fn read_limited(path: impl AsRef<Path>, max_bytes: u64) -> Result<Trace, TraceError> {
+        check_input_file(path.as_ref(), max_bytes)?;
         if let Some(trace) = read_streamed(path.as_ref())? {
             return Ok(trace);
         }
@@ -430,6 +499,7 @@ impl Bundle {
 
     /// Reads, parses and validates a bundle file.
     pub fn load(path: impl AsRef<Path>) -> Result<Bundle, TraceError> {
+        check_input_file(path.as_ref(), DEFAULT_MAX_TRACE_BYTES)?;
         Bundle::from_json(&read_text(path.as_ref())?)
     }
 

@@ -587,3 +587,11 @@ fn sizes_that_overflow_are_refused_not_wrapped() {
     assert_eq!(error.code(), "trace_inconsistent", "{error}");
     assert!(error.to_string().contains("larger than 2^64"), "{error}");
 }
+
+#[test]
+fn a_duplicate_top_level_key_is_named_not_called_a_non_object() {
+    // Before: "`format` is missing (the file is not a JSON object)".
+    let error = Trace::from_json(r#"{"format": "tl-trace", "format": "tl-trace", "version": 1}"#)
+        .expect_err("refused");
+    assert_error(&error, "trace_json_malformed", &["duplicate field `format`", "line 1"]);
+}
