@@ -61,3 +61,61 @@ pub fn check_golden(name: &str, actual: &str) {
         path.display()
     );
 }
+
+/// Draws `document` every way a user can (every collapse stop kind, depth, module focus,
+/// rolled, each view, backward and combined graphs, a colour channel; a bundle as its diff
+/// and its union) and returns how many drawings were made. Options a document cannot
+/// take are refused with an error, which is fine; a panic or a hang is the bug this looks
+/// for (the fuzz target `load_and_draw` and the property tests run it). Only the DOT is
+/// made: layout is graphviz-pure's, not ours to fuzz.
+pub fn draw_every_way(document: &tl_trace_model::Document) -> usize {
+    use tl_draw::{Collapse, DrawOptions, GraphKind};
+    let mut drawn = 0;
+    match document {
+        tl_trace_model::Document::Trace(trace) => {
+            let module = trace.modules.get(1).map(|m| m.address.clone());
+            let mut every: Vec<DrawOptions> = vec![
+                DrawOptions::default(),
+                DrawOptions::default().collapse(Collapse::Auto),
+                DrawOptions::default().collapse(Collapse::Max),
+                DrawOptions::default().collapse(Collapse::Level(0.5)),
+                DrawOptions::default()
+                    .collapse(Collapse::Max)
+                    .fold_repeats(Some(true)),
+                DrawOptions::default().depth(1),
+                DrawOptions::default().rolled(true),
+                DrawOptions::default().rolled(true).collapse(Collapse::Max),
+                DrawOptions::default().graph(GraphKind::Backward),
+                DrawOptions::default().graph(GraphKind::Combined),
+                DrawOptions::default().color_by("time"),
+            ];
+            every.extend(
+                tl_draw::options::VIEWS
+                    .iter()
+                    .map(|view| DrawOptions::default().view(view)),
+            );
+            if let Some(module) = module {
+                every.push(DrawOptions::default().module(&module));
+            }
+            for options in every {
+                drawn += usize::from(tl_draw::draw(trace, &options.force(true)).is_ok());
+            }
+        }
+        tl_trace_model::Document::Bundle(bundle) => {
+            let options = DrawOptions::default().force(true);
+            for graph in [
+                tl_draw::BundleGraph::Diff,
+                tl_draw::BundleGraph::Union(GraphKind::Forward),
+                tl_draw::BundleGraph::Union(GraphKind::Backward),
+            ] {
+                let bundle_options = tl_draw::BundleOptions {
+                    graph,
+                    ..tl_draw::BundleOptions::default()
+                };
+                drawn +=
+                    usize::from(tl_draw::draw_bundle(bundle, &options, &bundle_options).is_ok());
+            }
+        }
+    }
+    drawn
+}

@@ -291,3 +291,50 @@ fn pdf_output_is_byte_identical_run_to_run() {
     let second = drawing.render(OutputFormat::Pdf).unwrap().bytes;
     assert!(first == second, "PDF bytes differ between two renders");
 }
+
+/// Node pictures: the DOT names them relatively (`tl-draw-pictures/<hash>.png`), so it is
+/// the same whatever the machine's temporary folder; a render leaves no file behind; a
+/// `.dot` output writes the pictures beside itself, so it lays out where it is. Before, they
+/// were cached for ever in a shared temporary folder named in the DOT.
+#[test]
+fn pictures_leave_no_files_behind_and_the_dot_names_them_relatively() {
+    let drawing = draw(&trace("photo"), &DrawOptions::default()).unwrap();
+    assert!(
+        drawing.dot.contains("SRC=\"tl-draw-pictures/tl-picture-"),
+        "relative picture paths"
+    );
+    assert!(!drawing
+        .dot
+        .contains(&*std::env::temp_dir().to_string_lossy()));
+    let scratch = tempfile::tempdir().unwrap();
+    let before = std::fs::read_dir(std::env::temp_dir()).unwrap().count();
+    for format in [OutputFormat::Svg, OutputFormat::Png, OutputFormat::Pdf] {
+        drawing.render(format).unwrap();
+    }
+    let svg = String::from_utf8(drawing.render(OutputFormat::Svg).unwrap().bytes).unwrap();
+    assert_eq!(
+        svg.matches("data:image/png;base64,").count(),
+        2,
+        "both pictures inlined"
+    );
+    // Other tests run beside this one, so only check that renders do not accumulate.
+    assert!(std::fs::read_dir(std::env::temp_dir()).unwrap().count() <= before + 4);
+    let written = drawing
+        .write(scratch.path().join("photo.dot"), None)
+        .unwrap();
+    let pictures: Vec<_> = std::fs::read_dir(scratch.path().join("tl-draw-pictures"))
+        .unwrap()
+        .collect();
+    assert_eq!(pictures.len(), 2, "the .dot's pictures are beside it");
+    if let Ok(output) = Command::new("dot")
+        .args(["-Tsvg", written.path.to_str().unwrap()])
+        .current_dir(scratch.path())
+        .output()
+    {
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+}

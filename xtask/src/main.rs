@@ -15,6 +15,9 @@
 //! * `bench`: time the release program against the budgets of `docs/performance.md`.
 //! * `bench-compare`: time TorchLens 2.36.1's `draw` and tl-draw on the same models.
 //! * `figures`: redraw every figure of `docs/guides/drawing.md` (SVG and PNG).
+//! * `fuzz [SECONDS]`: run each fuzz target of `fuzz/` (cargo-fuzz, nightly) for SECONDS
+//!   (default 30) from the committed corpus; `test` runs it too. A crash fails the task and
+//!   leaves its input in `fuzz/artifacts/` (commit it to the corpus once fixed).
 //!
 //! This program must build on a machine with nothing installed (it is what installs cairo),
 //! so it links no drawing code and no `-sys` crate (`tests/tests/tidy.rs` checks its
@@ -61,8 +64,15 @@ fn main() -> ExitCode {
         Some("bench") => bench::bench(),
         Some("bench-compare") => setup().and_then(|python| bench::compare(&python, &args[1..])),
         Some("figures") => install_system_packages().and_then(|()| run_drawing_task(&["figures"])),
+        Some("fuzz") => args
+            .get(1)
+            .map_or(Ok(FUZZ_SECONDS), |s| {
+                s.parse()
+                    .map_err(|_| format!("fuzz SECONDS: {s:?} is not a whole number"))
+            })
+            .and_then(fuzz),
         _ => Err(format!(
-            "unknown task {:?}; tasks: setup [--system], test, fixtures [NAME ...], canonicalize FILE ..., theme-check, synth, bench, bench-compare [NAME ...], figures",
+            "unknown task {:?}; tasks: setup [--system], test, fixtures [NAME ...], canonicalize FILE ..., theme-check, synth, bench, bench-compare [NAME ...], figures, fuzz [SECONDS]",
             args.first().map(String::as_str).unwrap_or("")
         )),
     };
@@ -244,11 +254,49 @@ fn test() -> Result<()> {
             "no:cacheprovider",
             "python/tests",
         ])
-        .current_dir(&root))
+        .current_dir(&root))?;
+    fuzz(FUZZ_SECONDS)
 }
 
 /// `fixtures [NAME ...]`: the guide's fixtures into `fixtures/` and the real architectures
 /// into `fixtures/real/` (each with TorchLens's own DOT under `reference/`), canonicalised.
+/// Seconds each fuzz target runs in `cargo xtask test`.
+const FUZZ_SECONDS: u64 = 30;
+/// The fuzz targets of `fuzz/Cargo.toml`.
+const FUZZ_TARGETS: [&str; 2] = ["load", "load_and_draw"];
+
+/// `fuzz [SECONDS]`: installs cargo-fuzz when missing, builds the targets (cached in
+/// `~/.cache/tl-draw/fuzz-target`, outside the clone, so a new clone does not rebuild them)
+/// and runs each for `seconds` from the committed corpus, new inputs going to
+/// `target/fuzz-corpus`. Skipped, saying so, where no nightly toolchain is installed.
+fn fuzz(seconds: u64) -> Result<()> {
+    if !succeeds("cargo", &["+nightly", "--version"]) {
+        eprintln!(
+            "xtask: no nightly toolchain (rustup toolchain install nightly): fuzzing skipped"
+        );
+        return Ok(());
+    }
+    if !succeeds("cargo", &["fuzz", "--version"]) {
+        run(Command::new("cargo").args(["install", "cargo-fuzz", "--locked"]))?;
+    }
+    let root = repo_root();
+    let target_dir = venv_dir().with_file_name("fuzz-target");
+    for target in FUZZ_TARGETS {
+        let scratch = root.join("target").join("fuzz-corpus").join(target);
+        std::fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
+        run(Command::new("cargo")
+            .args(["+nightly", "fuzz", "run", target])
+            .arg(&scratch)
+            .arg(root.join("fuzz").join("corpus").join(target))
+            .arg("--")
+            .arg(format!("-max_total_time={seconds}"))
+            .args(["-rss_limit_mb=4096", "-timeout=20", "-print_final_stats=1"])
+            .env("CARGO_TARGET_DIR", &target_dir)
+            .current_dir(root.join("fuzz")))?;
+    }
+    Ok(())
+}
+
 fn fixtures(names: &[String]) -> Result<()> {
     let python = setup()?;
     for (command, folder) in [("fixtures", "fixtures"), ("real-models", "fixtures/real")] {

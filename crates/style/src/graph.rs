@@ -76,7 +76,9 @@ pub struct NodePicture {
     /// Height in pixels.
     pub height: u32,
     /// Where the layout engine reads it: a content-addressed file name
-    /// (`tl-picture-<hash>.png`) that the drawing step places in a folder and makes absolute.
+    /// (`tl-picture-<hash>.png`), which the drawing step names relatively
+    /// (`tl-draw-pictures/tl-picture-<hash>.png`) and writes to a private folder per render,
+    /// or beside a `.dot` output.
     pub file: String,
 }
 

@@ -160,7 +160,28 @@ impl Drawing {
 
     /// The laid-out geometry: the layout engine's `json` output (xdot operations).
     pub fn layout_json(&self) -> Result<String, DrawError> {
-        Ok(layout::render(&self.dot, &["json"], self.layout_engine)?.remove(0))
+        let (_pictures, dot) = self.with_picture_files()?;
+        Ok(layout::render(&dot, &["json"], self.layout_engine)?.remove(0))
+    }
+
+    /// The DOT as the layout engine reads it: its pictures written to a private temporary
+    /// folder (removed when the returned guard is dropped) and named by their paths there.
+    fn with_picture_files(&self) -> Result<(Option<tempfile::TempDir>, String), DrawError> {
+        if self.pictures().next().is_none() {
+            return Ok((None, self.dot.clone()));
+        }
+        let folder = tempfile::tempdir().map_err(|source| {
+            DrawError::Trace(tl_trace_model::TraceError::Write {
+                path: std::env::temp_dir(),
+                source,
+            })
+        })?;
+        self.write_pictures(folder.path())?;
+        let dot = self.dot.replace(
+            &format!("SRC=\"{PICTURES}/"),
+            &format!("SRC=\"{}/{PICTURES}/", folder.path().display()),
+        );
+        Ok((Some(folder), dot))
     }
 
     fn pictures(&self) -> impl Iterator<Item = &NodePicture> {
@@ -175,19 +196,55 @@ impl Drawing {
     /// selectable), as in Graphviz's own SVG, with pictures inlined; a drawing with a cone
     /// is painted by cairo in every format, so the shading looks the same in each.
     pub fn render(&self, format: OutputFormat) -> Result<Rendered, DrawError> {
+        if format == OutputFormat::Dot {
+            return Ok(Rendered {
+                bytes: self.dot.clone().into_bytes(),
+                warnings: Vec::new(),
+            });
+        }
+        // The layout engine and the painter read the pictures from files: a private
+        // folder for this render, removed when it is done.
+        let (folder, dot) = self.with_picture_files()?;
+        let file_of = |picture: &NodePicture| match &folder {
+            Some(folder) => folder
+                .path()
+                .join(&picture.file)
+                .to_string_lossy()
+                .into_owned(),
+            None => picture.file.clone(),
+        };
+        self.render_laid_out(&dot, format, file_of)
+    }
+
+    /// Writes every picture the DOT names under `folder` (as `tl-draw-pictures/<hash>.png`).
+    fn write_pictures(&self, folder: &Path) -> Result<(), DrawError> {
+        for picture in self.pictures() {
+            write_atomically(&folder.join(&picture.file), &picture.png)?;
+        }
+        Ok(())
+    }
+
+    /// [`Drawing::render`] of `dot` (this drawing's DOT with its pictures' real paths),
+    /// `file_of` giving the path the layout names each picture by.
+    fn render_laid_out(
+        &self,
+        dot: &str,
+        format: OutputFormat,
+        file_of: impl Fn(&NodePicture) -> String,
+    ) -> Result<Rendered, DrawError> {
         let unpainted = |bytes: Vec<u8>| Rendered {
             bytes,
             warnings: Vec::new(),
         };
         let cairo_format = match format {
-            OutputFormat::Dot => return Ok(unpainted(self.dot.clone().into_bytes())),
+            OutputFormat::Dot => return Ok(unpainted(dot.to_owned().into_bytes())),
             OutputFormat::Svg if self.cone.is_some() => tl_render_cairo::Format::Svg,
             OutputFormat::Svg => {
-                let mut svg = layout::render(&self.dot, &["svg"], self.layout_engine)?.remove(0);
+                let mut svg = layout::render(dot, &["svg"], self.layout_engine)?.remove(0);
                 for picture in self.pictures() {
                     use base64::Engine;
                     let data = base64::engine::general_purpose::STANDARD.encode(&picture.png);
-                    let reference = format!("xlink:href=\"{}\"", picture.file);
+                    let reference = format!("xlink:href=\"{}\"", file_of(picture));
                     svg = svg.replace(
                         &reference,
                         &format!("xlink:href=\"data:image/png;base64,{data}\""),
@@ -206,7 +263,7 @@ impl Drawing {
         } else {
             &["json"]
         };
-        let outputs = layout::render(&self.dot, formats, self.layout_engine)?;
+        let outputs = layout::render(dot, formats, self.layout_engine)?;
         let options = RenderOptions {
             dpi: self.dpi,
             shading: self.cone.clone(),
@@ -232,7 +289,12 @@ impl Drawing {
     ) -> Result<Written, DrawError> {
         let (target, format) = output_target(path.as_ref(), file_format)?;
         let rendered = self.render(format)?;
-        write_atomically(&through_links(&target)?, &rendered.bytes)?;
+        let file = through_links(&target)?;
+        if format == OutputFormat::Dot {
+            // The DOT names its pictures beside itself; put them there so it lays out.
+            self.write_pictures(file.parent().unwrap_or(Path::new(".")))?;
+        }
+        write_atomically(&file, &rendered.bytes)?;
         if let Some(census) = &self.census {
             let mut sidecar = target.clone().into_os_string();
             sidecar.push(".census.txt");
@@ -264,20 +326,24 @@ fn through_links(target: &Path) -> Result<PathBuf, DrawError> {
     }
 }
 
-/// Where node pictures are placed for the layout engine to read: one content-addressed
-/// file per picture, so the DOT stays the same from one drawing to the next.
+/// The folder, relative to the drawing, in which the DOT names node pictures.
+const PICTURES: &str = "tl-draw-pictures";
+
+/// Names each node picture by its content in [`PICTURES`]: the DOT then depends on
+/// nothing of the machine (no temporary folder), and is the same from one run to the next.
 fn place_pictures(styled: &mut StyledGraph) -> Result<(), DrawError> {
-    let folder = std::env::temp_dir().join("tl-draw-pictures");
     for picture in styled
         .nodes
         .iter_mut()
         .filter_map(|node| node.picture.as_mut())
     {
-        let path = folder.join(&picture.file);
-        if std::fs::read(&path).ok().as_deref() != Some(picture.png.as_slice()) {
-            write_atomically(&path, &picture.png)?;
-        }
-        picture.file = path.to_string_lossy().into_owned();
+        let name = picture
+            .file
+            .rsplit('/')
+            .next()
+            .unwrap_or(&picture.file)
+            .to_owned();
+        picture.file = format!("{PICTURES}/{name}");
     }
     Ok(())
 }

@@ -593,5 +593,9 @@ fn a_duplicate_top_level_key_is_named_not_called_a_non_object() {
     // Before: "`format` is missing (the file is not a JSON object)".
     let error = Trace::from_json(r#"{"format": "tl-trace", "format": "tl-trace", "version": 1}"#)
         .expect_err("refused");
-    assert_error(&error, "trace_json_malformed", &["duplicate field `format`", "line 1"]);
+    assert_error(
+        &error,
+        "trace_json_malformed",
+        &["duplicate field `format`", "line 1"],
+    );
 }
