@@ -177,9 +177,15 @@ impl Drawing {
             })
         })?;
         self.write_pictures(folder.path())?;
+        // Spliced into a quoted DOT string: escaped as `quote` escapes.
+        let place = folder
+            .path()
+            .to_string_lossy()
+            .replace('\\', "\\\\")
+            .replace('"', "\\\"");
         let dot = self.dot.replace(
             &format!("SRC=\"{PICTURES}/"),
-            &format!("SRC=\"{}/{PICTURES}/", folder.path().display()),
+            &format!("SRC=\"{place}/{PICTURES}/"),
         );
         Ok((Some(folder), dot))
     }
