@@ -199,3 +199,23 @@ fn a_fair_share_of_mutations_is_accepted_and_drawn() {
         "only {accepted} of {tried} mutations were accepted"
     );
 }
+
+/// Every crash the fuzzers found (`fuzz/corpus/regressions/`), kept so that it stays fixed:
+/// each loads and, when accepted, draws every way without a panic.
+#[test]
+fn every_crash_found_so_far_stays_fixed() {
+    let folder = tl_tests::repo_root()
+        .join("fuzz")
+        .join("corpus")
+        .join("regressions");
+    let mut found = 0;
+    for entry in std::fs::read_dir(&folder).unwrap() {
+        let path = entry.unwrap().path();
+        let bytes = std::fs::read(&path).unwrap();
+        if let Ok(text) = std::str::from_utf8(&bytes) {
+            draws_if_accepted(text);
+        }
+        found += 1;
+    }
+    assert!(found >= 1, "{} holds the crash inputs", folder.display());
+}

@@ -16,8 +16,9 @@
 //! * `bench-compare`: time TorchLens 2.36.1's `draw` and tl-draw on the same models.
 //! * `figures`: redraw every figure of `docs/guides/drawing.md` (SVG and PNG).
 //! * `fuzz [SECONDS]`: run each fuzz target of `fuzz/` (cargo-fuzz, nightly) for SECONDS
-//!   (default 30) from the committed corpus; `test` runs it too. A crash fails the task and
-//!   leaves its input in `fuzz/artifacts/` (commit it to the corpus once fixed).
+//!   (default 30) from the committed corpus; `test` runs a fixed, reproducible series of
+//!   inputs of each. A crash fails the task and leaves its input in `fuzz/artifacts/`;
+//!   once fixed, it joins `fuzz/corpus/regressions/` (a test replays those).
 //!
 //! This program must build on a machine with nothing installed (it is what installs cairo),
 //! so it links no drawing code and no `-sys` crate (`tests/tests/tidy.rs` checks its
@@ -70,7 +71,7 @@ fn main() -> ExitCode {
                 s.parse()
                     .map_err(|_| format!("fuzz SECONDS: {s:?} is not a whole number"))
             })
-            .and_then(fuzz),
+            .and_then(|seconds| fuzz(FuzzBound::Seconds(seconds))),
         _ => Err(format!(
             "unknown task {:?}; tasks: setup [--system], test, fixtures [NAME ...], canonicalize FILE ..., theme-check, synth, bench, bench-compare [NAME ...], figures, fuzz [SECONDS]",
             args.first().map(String::as_str).unwrap_or("")
@@ -255,21 +256,34 @@ fn test() -> Result<()> {
             "python/tests",
         ])
         .current_dir(&root))?;
-    fuzz(FUZZ_SECONDS)
+    fuzz(FuzzBound::Runs(FUZZ_TEST_RUNS))
 }
 
 /// `fixtures [NAME ...]`: the guide's fixtures into `fixtures/` and the real architectures
 /// into `fixtures/real/` (each with TorchLens's own DOT under `reference/`), canonicalised.
-/// Seconds each fuzz target runs in `cargo xtask test`.
+/// Seconds each fuzz target runs by default in `cargo xtask fuzz`.
 const FUZZ_SECONDS: u64 = 30;
+/// Inputs each fuzz target runs in `cargo xtask test` (about 20-30 s each here), from a
+/// fixed seed and the committed corpus only: the same inputs every run, so CI cannot fail
+/// by chance; open-ended search is `cargo xtask fuzz SECONDS`.
+const FUZZ_TEST_RUNS: u64 = 15_000;
+
+/// How long a fuzz run goes.
+#[derive(Clone, Copy)]
+enum FuzzBound {
+    /// This many seconds, from a random seed, keeping new inputs in `target/fuzz-corpus`.
+    Seconds(u64),
+    /// This many inputs from seed 1 and the committed corpus alone: reproducible.
+    Runs(u64),
+}
 /// The fuzz targets of `fuzz/Cargo.toml`.
 const FUZZ_TARGETS: [&str; 2] = ["load", "load_and_draw"];
 
 /// `fuzz [SECONDS]`: installs cargo-fuzz when missing, builds the targets (cached in
 /// `~/.cache/tl-draw/fuzz-target`, outside the clone, so a new clone does not rebuild them)
-/// and runs each for `seconds` from the committed corpus, new inputs going to
-/// `target/fuzz-corpus`. Skipped, saying so, where no nightly toolchain is installed.
-fn fuzz(seconds: u64) -> Result<()> {
+/// and runs each as `bound` says from the committed corpus. Skipped, saying so, where no
+/// nightly toolchain is installed.
+fn fuzz(bound: FuzzBound) -> Result<()> {
     if !succeeds("cargo", &["+nightly", "--version"]) {
         eprintln!(
             "xtask: no nightly toolchain (rustup toolchain install nightly): fuzzing skipped"
@@ -282,14 +296,25 @@ fn fuzz(seconds: u64) -> Result<()> {
     let root = repo_root();
     let target_dir = venv_dir().with_file_name("fuzz-target");
     for target in FUZZ_TARGETS {
-        let scratch = root.join("target").join("fuzz-corpus").join(target);
+        // New inputs go to the first folder; a reproducible run starts it empty.
+        let scratch = match bound {
+            FuzzBound::Seconds(_) => root.join("target").join("fuzz-corpus").join(target),
+            FuzzBound::Runs(_) => root.join("target").join("fuzz-test-corpus").join(target),
+        };
+        if let FuzzBound::Runs(_) = bound {
+            let _ = std::fs::remove_dir_all(&scratch);
+        }
         std::fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
+        let limits = match bound {
+            FuzzBound::Seconds(seconds) => vec![format!("-max_total_time={seconds}")],
+            FuzzBound::Runs(runs) => vec![format!("-runs={runs}"), "-seed=1".to_owned()],
+        };
         run(Command::new("cargo")
             .args(["+nightly", "fuzz", "run", target])
             .arg(&scratch)
             .arg(root.join("fuzz").join("corpus").join(target))
             .arg("--")
-            .arg(format!("-max_total_time={seconds}"))
+            .args(&limits)
             .args(["-rss_limit_mb=4096", "-timeout=20", "-print_final_stats=1"])
             .env("CARGO_TARGET_DIR", &target_dir)
             .current_dir(root.join("fuzz")))?;

@@ -376,15 +376,18 @@ pub fn call_groups(index: &TraceIndex<'_>, passes: &[usize]) -> Option<Vec<Vec<u
                 if !seen.insert(child) {
                     continue;
                 }
-                if &trace.ops[child].layer_label == layer {
-                    let j = passes
-                        .iter()
-                        .position(|&p| p == child)
-                        .expect("passes of the layer");
-                    let (a, b) = (root(&mut group, i), root(&mut group, j));
-                    group[a] = b;
-                } else {
-                    stack.push(child);
+                // Another pass of the layer joins this one's group. (An op that only
+                // carries the layer's label, in a trace whose labels disagree with its
+                // passes, is walked through like any other op.)
+                let pass = (&trace.ops[child].layer_label == layer)
+                    .then(|| passes.iter().position(|&p| p == child))
+                    .flatten();
+                match pass {
+                    Some(j) => {
+                        let (a, b) = (root(&mut group, i), root(&mut group, j));
+                        group[a] = b;
+                    }
+                    None => stack.push(child),
                 }
             }
         }
