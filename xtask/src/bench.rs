@@ -272,7 +272,7 @@ pub fn compare(python: &Path, names: &[String]) -> Result<()> {
     let traces = root.join("target").join("bench-traces");
     let modes: Vec<&str> = TARGETS.iter().map(|(mode, _)| *mode).collect();
     eprintln!("xtask: tracing and timing TorchLens 2.36.1 (several minutes)");
-    let torchlens = stdout_of(
+    let torchlens = crate::stdout_of(
         Command::new(python)
             .args(["-m", "tl_export", "time-draw"])
             .args(&names)
@@ -288,7 +288,7 @@ pub fn compare(python: &Path, names: &[String]) -> Result<()> {
         .collect();
     let mut timing_args = vec!["time-draws", "none,auto,max"];
     timing_args.extend(paths.iter().map(String::as_str));
-    let in_process = stdout_of(
+    let in_process = crate::stdout_of(
         &mut crate::drawing_task(&timing_args),
         "timing tl-draw in process",
     )?;
@@ -398,20 +398,5 @@ fn seconds_text(seconds: f64) -> String {
         format!("{:.0} ms", seconds * 1e3)
     } else {
         format!("{seconds:.2} s")
-    }
-}
-
-/// What `command` printed, or why it failed.
-fn stdout_of(command: &mut Command, what: &str) -> Result<String> {
-    let output = command
-        .output()
-        .map_err(|e| format!("{what}: cannot start {command:?}: {e}"))?;
-    if output.status.success() {
-        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
-    } else {
-        Err(format!(
-            "{what} failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        ))
     }
 }

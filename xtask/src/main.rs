@@ -324,8 +324,27 @@ fn fuzz(bound: FuzzBound) -> Result<()> {
 
 fn fixtures(names: &[String]) -> Result<()> {
     let python = setup()?;
-    for (command, folder) in [("fixtures", "fixtures"), ("real-models", "fixtures/real")] {
-        let listed = stdout_of_adapter(&python, &["list-names", command])?;
+    let builds = [("fixtures", "fixtures"), ("real-models", "fixtures/real")];
+    let listed: Vec<String> = builds
+        .iter()
+        .map(|(command, _)| stdout_of_adapter(&python, &["list-names", command]))
+        .collect::<Result<_>>()?;
+    let unknown: Vec<&str> = names
+        .iter()
+        .map(String::as_str)
+        .filter(|name| {
+            !listed
+                .iter()
+                .any(|list| list.lines().any(|known| known == *name))
+        })
+        .collect();
+    if !unknown.is_empty() {
+        return Err(format!(
+            "unknown fixture(s) {}; `python -m tl_export list` names them",
+            unknown.join(", ")
+        ));
+    }
+    for ((command, folder), listed) in builds.into_iter().zip(&listed) {
         let known: Vec<&str> = listed.lines().collect();
         let chosen: Vec<&str> = names
             .iter()
@@ -351,22 +370,31 @@ fn fixtures(names: &[String]) -> Result<()> {
 /// What `python -m tl_export ARGS` printed (run from the repository root).
 pub(crate) fn stdout_of_adapter(python: &Path, args: &[&str]) -> Result<String> {
     let root = repo_root();
-    let output = Command::new(python)
-        .args(["-m", "tl_export"])
-        .args(args)
-        .env("PYTHONPATH", root.join("python"))
-        .current_dir(&root)
+    stdout_of(
+        Command::new(python)
+            .args(["-m", "tl_export"])
+            .args(args)
+            .env("PYTHONPATH", root.join("python"))
+            .current_dir(&root),
+        &format!("the adapter ({})", args.join(" ")),
+    )
+}
+
+/// What `command` printed on stdout, or why it failed; what it says on stderr (progress,
+/// warnings, the error) goes straight to the user.
+pub(crate) fn stdout_of(command: &mut Command, what: &str) -> Result<String> {
+    let output = command
+        .stderr(std::process::Stdio::inherit())
         .output()
-        .map_err(|e| format!("cannot run the adapter: {e}"))?;
-    eprint!("{}", String::from_utf8_lossy(&output.stderr));
-    if !output.status.success() {
-        return Err(format!(
-            "the adapter ({}) failed with {}",
-            args.join(" "),
+        .map_err(|e| format!("{what}: cannot start {command:?}: {e}"))?;
+    if output.status.success() {
+        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+    } else {
+        Err(format!(
+            "{what} failed with {} (its error is above)",
             output.status
-        ));
+        ))
     }
-    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
 fn canonicalize_all(paths: impl Iterator<Item = PathBuf>) -> Result<()> {

@@ -357,10 +357,13 @@ pub struct StyledGraph {
 /// two nodes into one in the DOT; ids of real traces never change. Deterministic: the
 /// suffixes follow node order.
 pub fn make_ids_unique(nodes: &mut [StyledNode]) {
-    let taken: std::collections::HashSet<String> = nodes.iter().map(|n| n.id.clone()).collect();
-    if taken.len() == nodes.len() {
+    // Real traces never clash: check with borrowed ids, copy them only when some do.
+    let mut seen = std::collections::HashSet::with_capacity(nodes.len());
+    if nodes.iter().all(|n| seen.insert(n.id.as_str())) {
         return;
     }
+    drop(seen);
+    let taken: std::collections::HashSet<String> = nodes.iter().map(|n| n.id.clone()).collect();
     let mut used: std::collections::HashSet<String> = std::collections::HashSet::new();
     for node in nodes.iter_mut() {
         if used.insert(node.id.clone()) {
