@@ -1,6 +1,7 @@
 """Command line: ``python -m tl_export fixtures OUT_DIR [NAME ...]`` rebuilds the fixtures;
 ``python -m tl_export real-models OUT_DIR [NAME ...]`` exports the real architectures;
-``python -m tl_export time-draw NAME ...`` times TorchLens's own drawing of those models."""
+``python -m tl_export time-draw NAME ...`` times TorchLens's own drawing of those models;
+``python -m tl_export compare-python NAME ...`` times it against ``tl_draw.draw`` in process."""
 
 from __future__ import annotations
 
@@ -29,6 +30,12 @@ def main(argv: list[str] | None = None) -> int:
     timing.add_argument("--collapse", default="none,auto", help="collapse modes, comma separated")
     timing.add_argument("--runs", type=int, default=3, help="runs per measurement (the median is kept)")
     timing.add_argument("--export", metavar="DIR", help="also export each timed trace to DIR/<name>.json")
+    versus = commands.add_parser(
+        "compare-python", help="TorchLens's trace.draw vs tl_draw.draw in one process, cold and warm (JSON lines)"
+    )
+    versus.add_argument("names", nargs="+", help="fixtures or real architectures to draw")
+    versus.add_argument("--collapse", default="none,auto", help="collapse modes, comma separated")
+    versus.add_argument("--runs", type=int, default=5, help="runs per measurement (the median is kept)")
     args = parser.parse_args(argv)
     if args.command == "list":
         for fixture in FIXTURES:
@@ -48,6 +55,12 @@ def main(argv: list[str] | None = None) -> int:
         from .timing import time_draws
 
         for result in time_draws(args.names, args.collapse.split(","), args.runs, args.export):
+            print(json.dumps(result), flush=True)
+        return 0
+    if args.command == "compare-python":
+        from .timing import compare_in_process
+
+        for result in compare_in_process(args.names, args.collapse.split(","), args.runs):
             print(json.dumps(result), flush=True)
         return 0
     if args.command == "real-models":

@@ -14,6 +14,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy
 import torch
 
 FORMAT_VERSION = 1
@@ -78,6 +79,47 @@ def _float_tensor(value: Any) -> torch.Tensor | None:
     if value.is_complex():
         value = value.abs()
     return value.detach().to(torch.float64).cpu()
+
+
+def _plain_array(value: Any) -> numpy.ndarray | None:
+    """The tensor's values as a NumPy array without a copy where NumPy can read them (CPU,
+    real, a dtype NumPy has): statistics on it skip the torch function wrappers TorchLens
+    installs, which cost more than the arithmetic on a real model's hundreds of tensors."""
+    if not isinstance(value, torch.Tensor) or value.device.type != "cpu" or value.numel() == 0:
+        return None
+    if value.is_complex() or value.dtype in (torch.bfloat16, torch.float8_e4m3fn, torch.float8_e5m2):
+        return None
+    try:
+        return (value.detach() if value.requires_grad else value).numpy()
+    except (TypeError, RuntimeError):
+        return None
+
+
+def _value_summary(value: Any) -> tuple[float | None, str] | None:
+    """Mean absolute value and finiteness (``finite``, ``nan``, ``pos_inf``, ``neg_inf`` or
+    ``mixed``) of a tensor's values; ``None`` for no values."""
+    array = _plain_array(value)
+    if array is None:
+        values = _float_tensor(value)
+        if values is None:
+            return None
+        return _finite(float(values.abs().mean())), _finiteness(values)
+    if array.dtype == numpy.bool_:
+        array = array.view(numpy.uint8)
+    mean_abs = float(numpy.abs(array).mean(dtype=numpy.float64))
+    # The mean of absolute values (in float64, which a float32 sum cannot overflow) is finite
+    # exactly when every value is: one pass over the tensor instead of two.
+    if math.isfinite(mean_abs):
+        return mean_abs, "finite"
+    flags = (
+        ("nan", bool(numpy.isnan(array).any())),
+        ("pos_inf", bool(numpy.isposinf(array).any())),
+        ("neg_inf", bool(numpy.isneginf(array).any())),
+    )
+    kinds = [kind for kind, flag in flags if flag]
+    if not kinds:  # finite values whose float64 sum overflowed
+        return None, "finite"
+    return None, kinds[0] if len(kinds) == 1 else "mixed"
 
 
 def _finiteness(value: torch.Tensor) -> str:
@@ -203,7 +245,10 @@ def _step_index(layer_label: str, kind: str) -> int:
 
 def _arm_entries(op: Any) -> list[dict[str, Any]]:
     entries = []
-    for conditional, arms in sorted((op.conditional_arm_children or {}).items()):
+    arm_children = op.conditional_arm_children
+    if not arm_children:
+        return []
+    for conditional, arms in sorted(arm_children.items()):
         for arm_name, children in arms.items():
             arm = arm_name
             elif_index = None
@@ -251,25 +296,31 @@ def _call_sites(op: Any, root: str | None) -> list[dict[str, Any]]:
 
 
 def _export_op(op: Any, clean: Any, source_root: str | None) -> dict[str, Any]:
+    # Each field is read once: a read of a TorchLens record field costs 1-2 us (its
+    # __getattribute__, a descriptor and the row store), a real model has thousands of ops.
     kind = _kind(op)
+    layer_label = op.layer_label
     record: dict[str, Any] = {
         "label": op.label,
-        "layer_label": op.layer_label,
+        "layer_label": layer_label,
         "kind": kind,
         "layer_type": op.layer_type,
         "func_name": str(op.func_name),
         "type_index": int(op.type_index),
-        "step_index": _step_index(op.layer_label, kind),
+        "step_index": _step_index(layer_label, kind),
         "pass_index": int(op.pass_index),
         "num_passes": int(op.num_passes),
     }
-    out = op.out if isinstance(op.out, torch.Tensor) else None
-    if op.shape is not None:
-        record["shape"] = _shape(op.shape)
-    if op.dtype is not None:
-        record["dtype"] = _dtype(op.dtype)
-    if op.activation_memory is not None:
-        record["bytes"] = int(op.activation_memory)
+    out = op.out
+    if not isinstance(out, torch.Tensor):
+        out = None
+    shape, dtype, memory = op.shape, op.dtype, op.activation_memory
+    if shape is not None:
+        record["shape"] = _shape(shape)
+    if dtype is not None:
+        record["dtype"] = _dtype(dtype)
+    if memory is not None:
+        record["bytes"] = int(memory)
     if out is not None and out.dim() == 0:
         if out.dtype == torch.bool:
             record["value"] = bool(out.item())
@@ -277,12 +328,14 @@ def _export_op(op: Any, clean: Any, source_root: str | None) -> dict[str, Any]:
             value = _finite(float(out.item()))
             if value is not None:
                 record["value"] = value
-    if op.modules:
-        record["modules"] = list(op.modules)
+    modules = op.modules
+    if modules:
+        record["modules"] = list(modules)
     if op.is_atomic_module:
         record["is_atomic_module"] = True
-    if op.output_of_module_calls:
-        record["output_of_calls"] = list(op.output_of_module_calls)
+    output_of = op.output_of_module_calls
+    if output_of:
+        record["output_of_calls"] = list(output_of)
     params = [p.address for p in op.params]
     if params:
         record["params"] = params
@@ -298,45 +351,54 @@ def _export_op(op: Any, clean: Any, source_root: str | None) -> dict[str, Any]:
     # children are filled in by the caller (inverse of parents, in execution order)
     record["children"] = []
     record["has_input_ancestor"] = bool(op.has_input_ancestor)
-    if op.io_role:
-        record["io_role"] = str(op.io_role)
+    io_role = op.io_role
+    if io_role:
+        record["io_role"] = str(io_role)
     if kind == "buffer":
         record["buffer"] = {"address": op.address, "version": int(op.buffer_pass or 1)}
-    if op.is_terminal_bool and op.bool_value is not None:
-        condition: dict[str, Any] = {
-            "kind": op.conditional_context_kind or "if_test",
-            "value": bool(op.bool_value),
-        }
-        if op.terminal_conditional_id is not None:
-            condition["conditional"] = int(op.terminal_conditional_id)
-        record["condition"] = condition
+    if op.is_terminal_bool:
+        bool_value = op.bool_value
+        if bool_value is not None:
+            condition: dict[str, Any] = {
+                "kind": op.conditional_context_kind or "if_test",
+                "value": bool(bool_value),
+            }
+            conditional = op.terminal_conditional_id
+            if conditional is not None:
+                condition["conditional"] = int(conditional)
+            record["condition"] = condition
     arms = _arm_entries(op)
     if arms:
         record["arm_entries"] = arms
-    if op.func_duration is not None and kind == "op":
-        record["duration_s"] = float(op.func_duration)
-    if op.flops_forward is not None:
-        record["flops"] = int(op.flops_forward)
+    duration = op.func_duration
+    if duration is not None and kind == "op":
+        record["duration_s"] = float(duration)
+    flops = op.flops_forward
+    if flops is not None:
+        record["flops"] = int(flops)
     sites = _call_sites(op, source_root)
     if sites:
         record["call_sites"] = sites
-    if op.num_autograd_tensors:
-        saved: dict[str, Any] = {"count": int(op.num_autograd_tensors)}
-        if op.autograd_memory is not None:
-            saved["bytes"] = int(op.autograd_memory)
+    saved_count = op.num_autograd_tensors
+    if saved_count:
+        saved: dict[str, Any] = {"count": int(saved_count)}
+        saved_bytes = op.autograd_memory
+        if saved_bytes is not None:
+            saved["bytes"] = int(saved_bytes)
         record["saved_for_backward"] = saved
-    values = _float_tensor(out)
-    if values is not None:
-        magnitude = _finite(float(values.abs().mean()))
+    summary = _value_summary(out)
+    if summary is not None:
+        magnitude, finiteness = summary
         if magnitude is not None:
             record["magnitude"] = magnitude
-        record["finiteness"] = _finiteness(values)
+        record["finiteness"] = finiteness
     if op.has_grad:
         grad_value = _latest_grad(op)
         grad = _grad_summary(getattr(grad_value, "shape", None), grad_value)
         if grad is not None:
             record["grad"] = grad
-    user = (op.annotations or {}).get("user") if isinstance(op.annotations, Mapping) else None
+    annotations = op.annotations
+    user = annotations.get("user") if isinstance(annotations, Mapping) else None
     picture = None
     if isinstance(user, Mapping):
         # annotate(data={...}) stores the mapping under "data": its entries become rows.
@@ -350,8 +412,10 @@ def _export_op(op: Any, clean: Any, source_root: str | None) -> dict[str, Any]:
         if data:
             record["annotations"] = data
         picture = _png_picture(user.get("image"), "annotation")
-    if picture is None and op.visualizer_path:
-        picture = _png_picture(op.visualizer_path, "visualizer")
+    if picture is None:
+        visualizer = op.visualizer_path
+        if visualizer:
+            picture = _png_picture(visualizer, "visualizer")
     if picture is not None:
         record["picture"] = picture
     fires = [
@@ -360,7 +424,8 @@ def _export_op(op: Any, clean: Any, source_root: str | None) -> dict[str, Any]:
     ]
     if fires:
         record["edits"] = fires
-    if clean is not None and values is not None:
+    if clean is not None and summary is not None:
+        values = _float_tensor(out)
         try:
             clean_values = _float_tensor(clean[op.label].out)
         except (KeyError, ValueError, AttributeError):

@@ -70,3 +70,48 @@ def time_draws(
                 "ops": ops,
                 "engine": _layout_path(trace),
             }
+
+
+def compare_in_process(names: list[str], modes: list[str], runs: int) -> Iterator[dict[str, Any]]:
+    """TorchLens's own ``trace.draw`` against ``tl_draw.draw`` of the same live trace, in one
+    process, to SVG, end to end (tl-draw's side includes converting the live trace).
+
+    ``cold``: each run draws a freshly traced model once with each program, so neither has
+    anything cached (what a first ``trace.draw()`` costs). ``warm``: the same trace drawn
+    ``runs`` times by each (TorchLens keeps its collapse plan per trace; tl-draw converts
+    the trace anew on every call, so a drawing can never show stale values). Medians.
+    """
+    import tl_draw
+
+    warnings.filterwarnings("ignore")
+    with tempfile.TemporaryDirectory() as folder:
+        torchlens_path = os.path.join(folder, "torchlens")
+        tl_draw_path = os.path.join(folder, "tl_draw.svg")
+
+        def both(trace: Any, mode: str) -> tuple[float, float]:
+            start = time.perf_counter()
+            trace.draw(vis_outpath=torchlens_path, vis_save_only=True, vis_fileformat="svg", collapse=mode)
+            middle = time.perf_counter()
+            tl_draw.draw(trace, tl_draw_path, collapse=mode)
+            return middle - start, time.perf_counter() - middle
+
+        for name in names:
+            cold: dict[str, list[tuple[float, float]]] = {mode: [] for mode in modes}
+            for _ in range(runs):
+                trace = build(name)["trace"]
+                for mode in modes:
+                    cold[mode].append(both(trace, mode))
+            for mode in modes:
+                warm = [both(trace, mode) for _ in range(runs)]
+                for kind, pairs in (("cold", cold[mode]), ("warm", warm)):
+                    torchlens = statistics.median(p[0] for p in pairs)
+                    ours = statistics.median(p[1] for p in pairs)
+                    yield {
+                        "name": name,
+                        "collapse": mode,
+                        "cache": kind,
+                        "torchlens_s": torchlens,
+                        "tl_draw_s": ours,
+                        "ratio": torchlens / ours,
+                        "runs": runs,
+                    }

@@ -400,3 +400,52 @@ fn seconds_text(seconds: f64) -> String {
         format!("{seconds:.2} s")
     }
 }
+
+/// The Python package's speed targets on GPT-2 small (issue 19): `tl_draw.draw` at least
+/// this many times faster than TorchLens's own `trace.draw`, per collapse mode.
+const PYTHON_TARGETS: [(&str, f64); 2] = [("none", 5.0), ("auto", 10.0)];
+
+/// `bench-python [NAME ...]`: TorchLens's `trace.draw` against `tl_draw.draw` of the same live
+/// trace in one Python process, to SVG, conversion included; cold (fresh traces) and warm
+/// (the same trace again). Default: GPT-2 small.
+pub fn python(python: &Path, names: &[String]) -> Result<()> {
+    crate::install_python_package(python)?;
+    let names: Vec<&str> = if names.is_empty() {
+        vec!["gpt2_small"]
+    } else {
+        names.iter().map(String::as_str).collect()
+    };
+    eprintln!("xtask: tracing and drawing with both programs (a few minutes)");
+    let modes: Vec<&str> = PYTHON_TARGETS.iter().map(|(mode, _)| *mode).collect();
+    let lines = crate::stdout_of(
+        Command::new(python)
+            .args(["-m", "tl_export", "compare-python"])
+            .args(&names)
+            .args(["--collapse", &modes.join(","), "--runs", "5"])
+            .current_dir(repo_root().join("python")),
+        "comparing in process",
+    )?;
+    println!("| model | collapse | cache | TorchLens | tl_draw | ratio | target |");
+    println!("|---|---|---|---|---|---|---|");
+    for line in lines.lines().filter(|l| l.starts_with('{')) {
+        let row: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| format!("bad timing line {line:?}: {e}"))?;
+        let text = |key: &str| row[key].as_str().unwrap_or("?").to_owned();
+        let number = |key: &str| row[key].as_f64().unwrap_or(f64::NAN);
+        let mode = text("collapse");
+        let target = PYTHON_TARGETS
+            .iter()
+            .find(|(m, _)| *m == mode)
+            .map_or(f64::NAN, |(_, t)| *t);
+        let ratio = number("ratio");
+        println!(
+            "| {} | {mode} | {} | {:.0} ms | {:.0} ms | {ratio:.1}x | {target}x {} |",
+            text("name"),
+            text("cache"),
+            number("torchlens_s") * 1000.0,
+            number("tl_draw_s") * 1000.0,
+            if ratio >= target { "met" } else { "**missed**" }
+        );
+    }
+    Ok(())
+}

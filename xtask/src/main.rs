@@ -14,6 +14,8 @@
 //!   to `target/synthetic`.
 //! * `bench`: time the release program against the budgets of `docs/performance.md`.
 //! * `bench-compare`: time TorchLens 2.36.1's `draw` and tl-draw on the same models.
+//! * `bench-python [NAME ...]`: TorchLens's `trace.draw` against `tl_draw.draw` of the same live
+//!   trace in one Python process (the Python package's speed), cold and warm.
 //! * `figures`: redraw every figure of `docs/guides/drawing.md` (SVG and PNG).
 //! * `fuzz [SECONDS]`: run each fuzz target of `fuzz/` (cargo-fuzz, nightly) for SECONDS
 //!   (default 30) from the committed corpus; `test` runs a fixed, reproducible series of
@@ -64,6 +66,7 @@ fn main() -> ExitCode {
         }),
         Some("bench") => bench::bench(),
         Some("bench-compare") => setup().and_then(|python| bench::compare(&python, &args[1..])),
+        Some("bench-python") => setup().and_then(|python| bench::python(&python, &args[1..])),
         Some("figures") => install_system_packages().and_then(|()| run_drawing_task(&["figures"])),
         Some("fuzz") => args
             .get(1)
@@ -73,7 +76,7 @@ fn main() -> ExitCode {
             })
             .and_then(|seconds| fuzz(FuzzBound::Seconds(seconds))),
         _ => Err(format!(
-            "unknown task {:?}; tasks: setup [--system], test, fixtures [NAME ...], canonicalize FILE ..., theme-check, synth, bench, bench-compare [NAME ...], figures, fuzz [SECONDS]",
+            "unknown task {:?}; tasks: setup [--system], test, fixtures [NAME ...], canonicalize FILE ..., theme-check, synth, bench, bench-compare [NAME ...], bench-python [NAME ...], figures, fuzz [SECONDS]",
             args.first().map(String::as_str).unwrap_or("")
         )),
     };
@@ -206,18 +209,16 @@ fn python_env() -> Result<PathBuf> {
             venv.as_os_str(),
         ]))?;
     }
-    run(Command::new(&python)
-        .args([
-            "-m",
-            "pip",
-            "install",
-            "-q",
-            "--disable-pip-version-check",
-            "-r",
-        ])
-        .arg(&lock))?;
+    run(pip_install(&python).arg("-r").arg(&lock))?;
     std::fs::write(&stamp, wanted).map_err(|e| format!("cannot write {}: {e}", stamp.display()))?;
     Ok(python)
+}
+
+/// `python -m pip install`, quietly; the caller adds what to install.
+fn pip_install(python: &Path) -> Command {
+    let mut command = Command::new(python);
+    command.args(["-m", "pip", "install", "-q", "--disable-pip-version-check"]);
+    command
 }
 
 fn setup() -> Result<PathBuf> {
@@ -246,6 +247,7 @@ fn test() -> Result<()> {
     run(Command::new(&python)
         .args(["-m", "ruff", "format", "--check", "--no-cache", "python"])
         .current_dir(&root))?;
+    install_python_package(&python)?;
     run(Command::new(&python)
         .args([
             "-m",
@@ -257,6 +259,23 @@ fn test() -> Result<()> {
         ])
         .current_dir(&root))?;
     fuzz(FuzzBound::Runs(FUZZ_TEST_RUNS))
+}
+
+/// Builds the Python package `tl_draw` (the binding crate, by maturin, in release mode) and
+/// installs it editable into the adapter's environment: `python/tl_draw` then holds the
+/// extension module, so the tests import the package from the clone.
+pub(crate) fn install_python_package(python: &Path) -> Result<()> {
+    // maturin is the environment's; pip runs it by name.
+    let bin = python.parent().unwrap_or(Path::new("."));
+    let path = env::join_paths(
+        std::iter::once(bin.to_path_buf())
+            .chain(env::split_paths(&env::var_os("PATH").unwrap_or_default())),
+    )
+    .map_err(|e| format!("PATH: {e}"))?;
+    run(pip_install(python)
+        .args(["--no-build-isolation", "--no-deps", "--editable", "python"])
+        .env("PATH", path)
+        .current_dir(repo_root()))
 }
 
 /// `fixtures [NAME ...]`: the guide's fixtures into `fixtures/` and the real architectures

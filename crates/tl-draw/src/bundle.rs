@@ -69,6 +69,80 @@ impl Default for BundleOptions {
     }
 }
 
+/// The bundle keywords of one request, as given (`None`: not given), before they are checked
+/// against what is drawn: the command line's `--graph/--metric/--on/--members`, the Python
+/// package's `graph=`, `metric=`, `on=`, `members=`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BundleKeywords {
+    /// `graph=` (a bundle also takes `diff`).
+    pub graph: Option<String>,
+    /// `metric=`.
+    pub metric: Option<String>,
+    /// `on=`.
+    pub on: Option<String>,
+    /// `members=`.
+    pub members: Option<Vec<String>>,
+}
+
+impl BundleKeywords {
+    /// Refuses the bundle-only keywords when a single trace is drawn: `spell` writes a keyword
+    /// as the caller's user typed it (`--metric`, `metric=`), `trace` names the trace and
+    /// `remedy` says how to draw a bundle instead.
+    pub fn refuse_on_a_trace(
+        &self,
+        spell: impl Fn(&str) -> String,
+        trace: &str,
+        remedy: &str,
+    ) -> Result<(), DrawError> {
+        let given: Vec<String> = [
+            ("metric", self.metric.is_some()),
+            ("on", self.on.is_some()),
+            ("members", self.members.is_some()),
+        ]
+        .into_iter()
+        .filter(|(_, given)| *given)
+        .map(|(name, _)| spell(name))
+        .collect();
+        if !given.is_empty() {
+            return Err(DrawError::invalid(
+                "bundle_option_without_bundle",
+                format!(
+                    "{} compare{} the members of a bundle, and {trace} is a single trace: {remedy}, or drop {}",
+                    given.join(", "),
+                    if given.len() == 1 { "s" } else { "" },
+                    given.join(" and ")
+                ),
+            ));
+        }
+        if self.graph.as_deref() == Some("diff") {
+            return Err(DrawError::invalid(
+                "bundle_graph_invalid",
+                format!("graph=\"diff\" compares the members of a bundle: {remedy}"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The options for drawing `bundle`: `graph` defaults to `diff` for a bundle that carries
+    /// differences and to the forward union otherwise, `metric` to `relative_l2`, `on` to `out`.
+    pub fn options_for(&self, bundle: &Bundle) -> Result<BundleOptions, DrawError> {
+        let graph = match self.graph.as_deref() {
+            Some(graph) => BundleGraph::parse(graph)?,
+            None if bundle.deltas.is_empty() => BundleGraph::Union(GraphKind::Forward),
+            None => BundleGraph::Diff,
+        };
+        Ok(BundleOptions {
+            graph,
+            metric: self
+                .metric
+                .clone()
+                .unwrap_or_else(|| "relative_l2".to_owned()),
+            on: parse_on(self.on.as_deref().unwrap_or("out"))?,
+            members: self.members.clone(),
+        })
+    }
+}
+
 /// Parses `out` or `grad`.
 pub fn parse_on(text: &str) -> Result<DeltaOn, DrawError> {
     match text {

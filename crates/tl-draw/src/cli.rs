@@ -10,8 +10,8 @@ use crate::options::{
     parse_view,
 };
 use crate::{
-    draw, draw_bundle, parse_on, union_bundle, BatchRender, BundleGraph, BundleOptions, Collapse,
-    Document, DrawError, DrawOptions, GraphKind, LayoutEngine, Trace, TraceError, Written,
+    draw, draw_bundle, union_bundle, BatchRender, BundleKeywords, Collapse, Document, DrawError,
+    DrawOptions, GraphKind, LayoutEngine, Trace, TraceError, Written,
 };
 use clap::{Args, Parser, Subcommand};
 
@@ -271,53 +271,23 @@ impl DrawArgs {
         });
         self.refuse_output_over_an_input(&output, options.file_format.as_deref())?;
         let document = self.document()?;
+        let bundle_keywords = BundleKeywords {
+            graph: self.graph.clone(),
+            metric: self.metric.clone(),
+            on: self.on.clone(),
+            members: self.members.clone(),
+        };
         let drawing = match &document {
             Document::Trace(trace) => {
-                let bundle_only: Vec<&str> = [
-                    ("--metric", self.metric.is_some()),
-                    ("--on", self.on.is_some()),
-                    ("--members", self.members.is_some()),
-                ]
-                .into_iter()
-                .filter_map(|(flag, given)| given.then_some(flag))
-                .collect();
-                if !bundle_only.is_empty() {
-                    return Err(DrawError::invalid(
-                        "bundle_option_without_bundle",
-                        format!(
-                            "{} compare{} the members of a bundle, and '{}' is a single trace: pass a bundle file (tl_export.export_bundle), or drop {}",
-                            bundle_only.join(", "),
-                            if bundle_only.len() == 1 { "s" } else { "" },
-                            first.display(),
-                            bundle_only.join(" and ")
-                        ),
-                    ));
-                }
-                if self.graph.as_deref() == Some("diff") {
-                    return Err(DrawError::invalid(
-                        "bundle_graph_invalid",
-                        "graph=\"diff\" compares the members of a bundle: pass a bundle file (tl_export.export_bundle)".to_owned(),
-                    ));
-                }
+                bundle_keywords.refuse_on_a_trace(
+                    |name| format!("--{name}"),
+                    &format!("'{}'", first.display()),
+                    "pass a bundle file (tl_export.export_bundle)",
+                )?;
                 draw(trace, &options)?
             }
             Document::Bundle(bundle) => {
-                // Several traces carry no differences: their union is what they can draw.
-                let graph = match self.graph.as_deref() {
-                    Some(graph) => BundleGraph::parse(graph)?,
-                    None if bundle.deltas.is_empty() => BundleGraph::Union(GraphKind::Forward),
-                    None => BundleGraph::Diff,
-                };
-                let bundle_options = BundleOptions {
-                    graph,
-                    metric: self
-                        .metric
-                        .clone()
-                        .unwrap_or_else(|| "relative_l2".to_owned()),
-                    on: parse_on(self.on.as_deref().unwrap_or("out"))?,
-                    members: self.members.clone(),
-                };
-                draw_bundle(bundle, &options, &bundle_options)?
+                draw_bundle(bundle, &options, &bundle_keywords.options_for(bundle)?)?
             }
         };
         // The process ends right after: freeing a large trace record by record would only

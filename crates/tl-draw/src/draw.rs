@@ -145,6 +145,18 @@ pub struct Written {
 }
 
 impl Drawing {
+    /// The same drawing for another raster resolution (`dpi=` of a later save).
+    pub fn with_dpi(mut self, dpi: f64) -> Result<Drawing, DrawError> {
+        if !(dpi.is_finite() && dpi > 0.0) {
+            return Err(DrawError::invalid(
+                "dpi_invalid",
+                format!("dpi must be a positive number; received {dpi}"),
+            ));
+        }
+        self.dpi = Some(dpi);
+        Ok(self)
+    }
+
     /// Adds caption lines under the header.
     pub(crate) fn add_caption(&mut self, lines: &[String]) {
         self.styled

@@ -1,0 +1,81 @@
+//! `tl_draw._native`: the Rust core of the `tl-draw` Python package. The Python side
+//! (`python/tl_draw`) turns live TorchLens traces into trace JSON, checks and wraps the
+//! keywords and user callables, and gives users the `Drawing` class; this module parses the
+//! JSON, draws, lays out and paints, with the GIL released for everything but the user's
+//! callables.
+//!
+//! One entry point, [`draw`], and one class, [`NativeDrawing`]. Errors are raised as
+//! `tl_draw.DrawError` (a `ValueError` carrying the Rust `code`), unknown keywords as
+//! `tl_draw.DrawKeywordError` (also a `TypeError`).
+
+use pyo3::prelude::*;
+
+mod drawing;
+mod errors;
+mod hooks;
+mod keywords;
+mod source;
+
+pub use drawing::NativeDrawing;
+
+/// Draws what `documents` hold, as `keywords` say, and returns the drawing (laid out and
+/// painted only when it is rendered or saved).
+///
+/// `documents` is a list: one trace or bundle (JSON bytes, or a path to a file), or several
+/// traces of one model (drawn as their union, named by `names`). `keywords` maps the guide's
+/// keyword names to values; `node_spec_fn` takes a callable of a node dict returning a dict
+/// of changes or `None`, and `color_by` / `size_by` take a callable of `(label, layer_label)`
+/// returning a number or `None`, besides the names the guide lists.
+#[pyfunction]
+#[pyo3(signature = (documents, keywords, names=None))]
+fn draw(
+    py: Python<'_>,
+    documents: Vec<source::Source>,
+    keywords: &Bound<'_, pyo3::types::PyDict>,
+    names: Option<Vec<String>>,
+) -> PyResult<NativeDrawing> {
+    let failures = hooks::Failures::default();
+    let request = keywords::Request::from_python(keywords, &failures)?;
+    let outcome = py.detach(|| drawing::draw_documents(&documents, names, &request));
+    // An exception in a user callable is the user's to see, before anything it broke.
+    failures.raise(py)?;
+    outcome.map_err(|error| errors::to_python(py, &error))
+}
+
+/// The keywords `draw` takes, for the Python side's checks and suggestions.
+#[pyfunction]
+fn keyword_names() -> (Vec<&'static str>, Vec<&'static str>) {
+    (
+        tl_draw::DRAW_KEYWORDS.to_vec(),
+        tl_draw::BUNDLE_KEYWORDS.to_vec(),
+    )
+}
+
+/// Refuses the first name that is not a keyword of `draw` (`DrawKeywordError`, naming the
+/// closest keyword).
+#[pyfunction]
+fn check_keywords(py: Python<'_>, names: Vec<String>) -> PyResult<()> {
+    let known = tl_draw::DRAW_KEYWORDS
+        .iter()
+        .chain(tl_draw::BUNDLE_KEYWORDS.iter())
+        .chain(tl_draw::keywords::HOOK_KEYWORDS.iter());
+    let known: Vec<&str> = known.copied().collect();
+    match names.iter().find(|name| !known.contains(&name.as_str())) {
+        Some(name) => Err(errors::to_python(
+            py,
+            &tl_draw::keywords::unknown_keyword(name),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The native module.
+#[pymodule]
+fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(draw, module)?)?;
+    module.add_function(wrap_pyfunction!(keyword_names, module)?)?;
+    module.add_function(wrap_pyfunction!(check_keywords, module)?)?;
+    module.add_class::<NativeDrawing>()?;
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,208 @@
+"""The Python package around the Rust core: inputs, keywords, errors, callables, the Drawing,
+files, inline display in a notebook, and the GIL released while a drawing is laid out."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import torch
+import torchlens as tl
+
+import tl_draw
+from tl_export import export_trace, models
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+
+
+@pytest.fixture(scope="module")
+def convnet() -> object:
+    torch.manual_seed(0)
+    return tl.trace(models.ConvNet().train(), torch.randn(1, 3, 8, 8))
+
+
+def test_a_live_trace_and_its_exported_file_draw_the_same(convnet: object, tmp_path: Path) -> None:
+    path = tmp_path / "convnet.json"
+    path.write_text(json.dumps(export_trace(convnet)))
+    assert tl_draw.draw(convnet).dot == tl_draw.draw(path).dot == tl_draw.draw(str(path)).dot
+
+
+def test_a_misspelt_keyword_is_a_type_error_naming_the_closest(convnet: object) -> None:
+    with pytest.raises(TypeError) as raised:
+        tl_draw.draw(convnet, colapse="auto")
+    assert raised.value.code == "draw_keyword_unknown"
+    assert "did you mean collapse=?" in str(raised.value)
+    assert isinstance(raised.value, tl_draw.DrawError)
+
+
+def test_a_bad_value_is_a_draw_error_with_the_rust_code(convnet: object) -> None:
+    with pytest.raises(ValueError) as raised:
+        tl_draw.draw(convnet, collapse=1.5)
+    assert isinstance(raised.value, tl_draw.DrawError)
+    assert raised.value.code == "collapse_level_invalid"
+    with pytest.raises(tl_draw.DrawError) as raised:
+        tl_draw.draw(convnet, module="no.such.module")
+    assert raised.value.code and "no.such.module" in str(raised.value)
+    with pytest.raises(tl_draw.DrawError) as raised:
+        tl_draw.draw(convnet, depth="two")
+    assert raised.value.code == "keyword_value_invalid"
+
+
+def test_a_broken_trace_file_is_refused_with_its_code(tmp_path: Path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text('{"format": "tl-trace", "version": 1, "ops": [')
+    with pytest.raises(tl_draw.DrawError) as raised:
+        tl_draw.draw(path)
+    assert raised.value.code == "trace_truncated"
+
+
+def test_the_path_extension_or_file_format_picks_the_format(convnet: object, tmp_path: Path) -> None:
+    assert tl_draw.draw(convnet, tmp_path / "a").path == tmp_path / "a.pdf"
+    assert (tmp_path / "a.pdf").read_bytes().startswith(b"%PDF")
+    assert tl_draw.draw(convnet, tmp_path / "b.svg").path.read_text().lstrip().startswith(("<?xml", "<svg"))
+    assert tl_draw.draw(convnet, tmp_path / "c", file_format="png").path == tmp_path / "c.png"
+    assert tl_draw.draw(convnet, tmp_path / "d.dot").path.read_text().startswith("// Computational graph")
+
+
+def test_a_drawing_saves_again_in_any_format_and_resolution(convnet: object, tmp_path: Path) -> None:
+    drawing = tl_draw.draw(convnet)
+    assert drawing.path is None  # no path: nothing written
+    small = drawing.save(tmp_path / "small.png", dpi=48).read_bytes()
+    large = drawing.save(tmp_path / "large.png", dpi=192).read_bytes()
+    width = lambda png: int.from_bytes(png[16:20], "big")  # noqa: E731 - the IHDR width
+    assert width(large) > 3 * width(small)
+    with pytest.raises(tl_draw.DrawError) as raised:
+        drawing.save(tmp_path / "bad.png", dpi=-1)
+    assert raised.value.code == "dpi_invalid"
+
+
+def test_the_collapse_schedule_lists_the_stops_and_marks_auto_and_the_drawn_one(convnet: object) -> None:
+    stops = tl_draw.draw(convnet, collapse="max").collapse_schedule
+    assert stops[0].level == 0.0 and stops[-1].level == 1.0
+    assert [s.nodes for s in stops] == sorted((s.nodes for s in stops), reverse=True)
+    assert sum(s.is_auto for s in stops) == 1 and stops[-1].is_drawn
+    assert sum(s.is_drawn for s in stops) == 1
+    # Each stop draws the count it names.
+    for stop in stops:
+        assert tl_draw.draw(convnet, collapse=stop.level).node_count == stop.nodes
+    # A drawing without collapse= still lists the steps.
+    assert [s.nodes for s in tl_draw.draw(convnet).collapse_schedule] == [s.nodes for s in stops]
+
+
+def test_inline_display_gives_svg_and_png_when_drawn_for_png(convnet: object) -> None:
+    bundle = tl_draw.draw(convnet)._repr_mimebundle_()
+    assert "<svg" in bundle["image/svg+xml"] and "image/png" not in bundle
+    bundle = tl_draw.draw(convnet, file_format="png")._repr_mimebundle_()
+    assert bundle["image/png"].startswith(b"\x89PNG")
+
+
+def test_node_spec_fn_in_torchlens_form_drops_the_double_border(convnet: object) -> None:
+    assert "peripheries=2" in tl_draw.draw(convnet).dot
+
+    def single_border(layer: object, spec: tl_draw.NodeSpec) -> None:
+        spec.extra_attrs["peripheries"] = "1"
+
+    assert "peripheries=2" not in tl_draw.draw(convnet, node_spec_fn=single_border).dot
+
+
+def test_node_spec_fn_of_one_node_returns_changes(convnet: object) -> None:
+    seen: list[str] = []
+
+    def paint_relus(node: tl_draw.Node) -> dict | None:
+        seen.append(node.kind)
+        if node.label and node.label.startswith("relu"):
+            assert node.record is not None and node.record.layer_label.startswith("relu")
+            return {"fillcolor": "#ff00aa", "lines": [*node.spec.lines, "checked"]}
+        return None
+
+    dot = tl_draw.draw(convnet, node_spec_fn=paint_relus).dot
+    assert dot.count("#ff00aa") == 2 and dot.count("checked") == 2
+    assert "op" in seen
+
+
+def test_an_exception_in_a_callable_is_raised_with_the_node_named(convnet: object) -> None:
+    def broken(node: tl_draw.Node) -> None:
+        if node.label and node.label.startswith("relu"):
+            raise KeyError("no such field")
+
+    with pytest.raises(KeyError) as raised:
+        tl_draw.draw(convnet, node_spec_fn=broken)
+    assert any("node_spec_fn" in note and "relu_1_" in note for note in getattr(raised.value, "__notes__", []))
+    with pytest.raises(ZeroDivisionError):
+        tl_draw.draw(convnet, color_by=lambda layer: 1 / 0)
+
+
+def test_color_by_and_size_by_take_a_function_of_a_node(convnet: object) -> None:
+    def activation(layer: object) -> float | None:
+        out = getattr(layer, "out", None)
+        return out.abs().mean() if isinstance(out, torch.Tensor) else None  # a tensor converts
+
+    dot = tl_draw.draw(convnet, color_by=activation, size_by=lambda layer: 1.0).dot
+    assert "activation" in dot  # the key names the function
+    with pytest.raises(tl_draw.DrawError):
+        tl_draw.draw(convnet, color_by="no_such_field")
+
+
+def test_bundles_and_lists_of_traces_draw(tmp_path: Path) -> None:
+    torch.manual_seed(0)
+    model = models.TwoLayer()
+    x = torch.randn(2, 8)
+    a, b = tl.trace(model, x), tl.trace(model, x + 1)
+    union = tl_draw.draw([("clean", a), ("shifted", b)])
+    assert union.node_count >= 5 and "clean" in union.dot
+    assert tl_draw.draw(tl.Bundle({"clean": a, "shifted": b}), graph="diff").node_count >= 5
+    with pytest.raises(tl_draw.DrawError) as raised:
+        tl_draw.draw(a, metric="cosine")
+    assert raised.value.code == "bundle_option_without_bundle"
+
+
+def test_install_makes_torchlens_draw_use_tl_draw_and_uninstall_restores_it(convnet: object) -> None:
+    original = tl.Trace.draw
+    tl_draw.install()
+    try:
+        assert tl_draw.installed()
+        assert isinstance(convnet.draw(collapse="auto"), tl_draw.Drawing)
+    finally:
+        tl_draw.uninstall()
+    assert tl.Trace.draw is original and not hasattr(tl.Bundle, "draw") and not tl_draw.installed()
+
+
+def test_layout_runs_without_the_gil() -> None:
+    """A thread of Python keeps running while another lays out a large drawing."""
+    drawing = tl_draw.draw(FIXTURES / "stack40.json")
+    drawing.render("svg")  # warm up
+    started = time.perf_counter()
+    drawing.render("svg")
+    alone = time.perf_counter() - started
+    done = threading.Event()
+
+    def lay_out() -> None:
+        for _ in range(3):
+            drawing.render("svg")
+        done.set()
+
+    ticks = 0
+    worker = threading.Thread(target=lay_out)
+    worker.start()
+    while not done.is_set():
+        ticks += 1
+        time.sleep(0.001)
+    worker.join()
+    # With the GIL held for the whole layout this loop would barely tick (a few times per
+    # layout); released, it ticks about once a millisecond.
+    assert ticks > 3 * alone * 1000 * 0.2, (ticks, alone)
+
+
+def test_a_notebook_shows_the_drawing_inline(tmp_path: Path) -> None:
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    notebook = nbformat.read(Path(__file__).with_name("first_drawing.ipynb"), as_version=4)
+    nbclient.NotebookClient(
+        notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    ).execute()
+    outputs = [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs]
+    svgs = [o["data"]["image/svg+xml"] for o in outputs if "data" in o and "image/svg+xml" in o["data"]]
+    assert svgs and "<svg" in svgs[-1] and "ConvNet" in svgs[-1]

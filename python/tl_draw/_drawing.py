@@ -1,0 +1,116 @@
+"""The ``Drawing`` that ``draw`` returns: DOT source, collapse schedule, files, inline display."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import _native
+
+
+@dataclass(frozen=True)
+class ScheduleStop:
+    """One stop of the collapse schedule: the ``level`` (0.0 is ``"none"``, 1.0 is
+    ``"max"``), how many ``nodes`` it draws, what it ``folds`` beyond the previous stop, and
+    whether it is the stop ``"auto"`` picks and the one this drawing shows."""
+
+    level: float
+    nodes: int
+    folds: tuple[str, ...]
+    is_auto: bool
+    is_drawn: bool
+
+    def __str__(self) -> str:
+        marks = "".join((" [auto]" if self.is_auto else "", " [drawn]" if self.is_drawn else ""))
+        folded = f"  {'; '.join(self.folds)}" if self.folds else ""
+        return f"t={self.level:.6f} {self.nodes:>5} nodes{marks}{folded}"
+
+
+class Drawing:
+    """A drawing of a trace. ``dot`` is the Graphviz source; ``collapse_schedule`` lists the
+    folding steps; ``save`` writes a file by the guide's rules; in a notebook the drawing
+    displays itself (SVG, and PNG when it was drawn for PNG)."""
+
+    def __init__(
+        self,
+        native: _native.NativeDrawing,
+        path: Path | None = None,
+        warnings: tuple[str, ...] = (),
+        inline_png: bool = False,
+    ) -> None:
+        self._native = native
+        self.path = path
+        """The file written by ``draw(..., outpath)`` (or the last ``save``), else ``None``."""
+        self.warnings = warnings
+        """What the user should know about the last file written (scaled down, ...)."""
+        self._inline_png = inline_png
+        self._svg: str | None = None
+
+    @property
+    def dot(self) -> str:
+        """The Graphviz DOT source."""
+        return self._native.dot
+
+    @property
+    def collapse_schedule(self) -> list[ScheduleStop]:
+        """The stops of the collapse schedule of this drawing's trace, from ``"none"`` to
+        ``"max"`` (empty for bundle drawings)."""
+        return [
+            ScheduleStop(level, nodes, tuple(folds), is_auto, is_drawn)
+            for level, nodes, folds, is_auto, is_drawn in self._native.schedule()
+        ]
+
+    @property
+    def node_count(self) -> int:
+        """How many nodes are drawn (the key not counted)."""
+        return self._native.node_count
+
+    @property
+    def header(self) -> list[str]:
+        """The header lines at the top left, top to bottom."""
+        return self._native.header
+
+    @property
+    def node_rows(self) -> list[list[str]]:
+        """The text rows of every drawn node, in drawing order."""
+        return self._native.node_rows
+
+    @property
+    def census(self) -> str | None:
+        """The record ``view="interventions"`` writes beside the image, if any."""
+        return self._native.census
+
+    def render(self, file_format: str = "svg") -> bytes:
+        """The drawing's bytes in ``file_format`` (``svg``, ``png``, ``pdf`` or ``dot``)."""
+        data, _warnings = self._native.render(file_format)
+        return data
+
+    def svg(self) -> str:
+        """The SVG text (laid out once, then kept)."""
+        if self._svg is None:
+            self._svg = self.render("svg").decode("utf-8")
+        return self._svg
+
+    def save(
+        self,
+        path: str | os.PathLike[str],
+        file_format: str | None = None,
+        dpi: float | None = None,
+    ) -> Path:
+        """Writes the drawing atomically: ``file_format`` wins, else the extension picks the
+        format (pdf, png, svg, dot), else PDF; returns the path written."""
+        written, warnings = self._native.save(os.fspath(path), file_format, dpi)
+        self.path, self.warnings = Path(os.path.abspath(written)), tuple(warnings)
+        return self.path
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        bundle: dict[str, Any] = {"image/svg+xml": self.svg(), "text/plain": repr(self)}
+        if self._inline_png:
+            bundle["image/png"] = self.render("png")
+        return bundle
+
+    def __repr__(self) -> str:
+        where = f", written to {str(self.path)!r}" if self.path else ""
+        return f"<tl_draw.Drawing: {self.node_count} nodes{where}>"
