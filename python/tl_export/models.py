@@ -222,3 +222,27 @@ class GPT2LMHeadModel(nn.Module):
 
     def forward(self, idx):
         return self.lm_head(self.transformer(idx))
+
+
+class ControlFlow(nn.Module):
+    """Python control flow on tensors of every kind TorchLens records: a ``while`` test (four
+    times: three iterations, then false), a conditional expression, an ``assert``, an ``if``
+    on ``bool(...)`` and a comprehension filter."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+        self.gate = nn.Linear(4, 4)
+
+    def forward(self, x):
+        h = self.fc(x)
+        steps = 0
+        while h.norm() > 1.0 and steps < 3:
+            h = h * 0.5
+            steps += 1
+        h = self.gate(h) if h.mean() > -10 else h
+        assert h.abs().max() < 1e6
+        if bool(h.sum() > -1e9):
+            h = torch.relu(h)
+        parts = [p for p in h.split(1, dim=1) if p.mean() > -1e9]
+        return torch.cat(parts, dim=1)

@@ -4,7 +4,8 @@
 //! the arrows and their IF/THEN labels, except for the differences the guide asks for
 //! (docs/decisions.md):
 //!
-//! * the condition row reads `IF: TRUE` / `IF: FALSE`, not `TRUE` / `FALSE`;
+//! * the condition row reads `IF: TRUE` / `IF: FALSE`, not `TRUE` / `FALSE`, with the word of
+//!   its kind of test (`WHILE: TRUE`, `ASSERT: TRUE`, ...; [`condition_word`]);
 //! * a 0-d output reads `scalar, 4 B` and its value follows (`= 0.477`), not `(), 4 B`;
 //! * arguments equal to their defaults (`eps=1e-05`, `momentum=0.1`, `padding_idx=-1`) are
 //!   not shown;
@@ -22,19 +23,39 @@
 //!   passes, 2.36.1 titles some nodes with its rewritten step counter (`layernorm_3_28` for
 //!   the op that `trace["layernorm_3_27"]` returns).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use tl_draw::{draw, DrawOptions, Trace};
 use tl_style::{Fill, Shape};
 use tl_tests::reference_dot::{parse_reference, EdgeLabels};
 use tl_tests::{fixture_files, fixtures_dir, is_bundle};
+use tl_trace_model::ConditionKind;
 
 /// Arguments TorchLens shows although they equal their defaults.
 const DEFAULT_ARGUMENTS: [&str; 3] = ["eps=1e-05", "momentum=0.1", "padding_idx=-1"];
 
+/// The word the condition row starts with, per kind of test (docs/decisions.md).
+fn condition_word(kind: &ConditionKind) -> &'static str {
+    match kind {
+        ConditionKind::IfTest => "IF",
+        ConditionKind::ElifTest => "ELIF",
+        ConditionKind::IfExp => "IF (inline)",
+        ConditionKind::While => "WHILE",
+        ConditionKind::Assert => "ASSERT",
+        ConditionKind::BoolCast => "BOOL",
+        ConditionKind::ComprehensionFilter => "FILTER",
+        ConditionKind::MatchGuard => "CASE GUARD",
+        ConditionKind::Other(_) => "CONDITION",
+    }
+}
+
 /// The reference rows with the guide's deliberate differences applied; `name` is the
-/// node's lookup key.
-fn expected_rows(reference: &[String], name: &str) -> Vec<String> {
+/// node's lookup key, `condition` the kind of test it decided, if any.
+fn expected_rows(
+    reference: &[String],
+    name: &str,
+    condition: Option<&ConditionKind>,
+) -> Vec<String> {
     let mut rows = Vec::new();
     let same_layer_but_step = |row: &str| {
         let prefix = |text: &str| text.rsplit_once('_').map(|(head, _)| head.to_owned());
@@ -44,7 +65,7 @@ fn expected_rows(reference: &[String], name: &str) -> Vec<String> {
         if position <= 1 && same_layer_but_step(row) {
             rows.push(name.to_owned());
         } else if position == 0 && (row == "TRUE" || row == "FALSE") {
-            rows.push(format!("IF: {row}"));
+            rows.push(format!("{}: {row}", condition.map_or("IF", condition_word)));
         } else if let Some(size) = row.strip_prefix("(), ") {
             rows.push(format!("scalar, {size}"));
         } else if row.contains('=') && !row.starts_with('@') && !row.starts_with("params:") {
@@ -91,6 +112,12 @@ fn default_drawings_match_torchlens_node_by_node() {
         let styled = &drawing.styled;
 
         let ours: BTreeSet<&str> = styled.nodes.iter().map(|n| n.id.as_str()).collect();
+        // Node ids are labels with `:` spelt `pass` (`gt_1_3:1` -> `gt_1_3pass1`).
+        let conditions: HashMap<String, &ConditionKind> = trace
+            .ops
+            .iter()
+            .filter_map(|op| Some((op.label.replace(':', "pass"), &op.condition.as_ref()?.kind)))
+            .collect();
         let theirs: BTreeSet<&str> = reference_nodes.keys().map(String::as_str).collect();
         assert_eq!(ours, theirs, "{name}: the drawn nodes differ");
         let annotation_rows: BTreeSet<String> = trace
@@ -126,10 +153,11 @@ fn default_drawings_match_torchlens_node_by_node() {
                     "{name}: decoded labels"
                 );
             } else {
-                let title = &rows[usize::from(rows[0].starts_with("IF: "))];
+                let condition = conditions.get(node.id.as_str());
+                let title = &rows[usize::from(condition.is_some())];
                 assert_eq!(
                     rows,
-                    expected_rows(&reference.rows, title),
+                    expected_rows(&reference.rows, title, condition.copied()),
                     "{name}: rows of {}",
                     node.id
                 );

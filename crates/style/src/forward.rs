@@ -656,9 +656,18 @@ fn default_op_rows(
 ) -> Vec<Row> {
     let mut rows = Vec::new();
     if let Some(condition) = &op.condition {
+        // The guide's `IF: TRUE`, extended to every kind of test (docs/decisions.md); a kind
+        // this version does not know reads as a plain condition, never as its raw name.
         let kind = match condition.kind {
             ConditionKind::IfTest => "IF",
             ConditionKind::ElifTest => "ELIF",
+            ConditionKind::IfExp => "IF (inline)",
+            ConditionKind::While => "WHILE",
+            ConditionKind::Assert => "ASSERT",
+            ConditionKind::BoolCast => "BOOL",
+            ConditionKind::ComprehensionFilter => "FILTER",
+            ConditionKind::MatchGuard => "CASE GUARD",
+            ConditionKind::Other(_) => "CONDITION",
         };
         rows.push(Row::bold(format!(
             "{kind}: {}",

@@ -285,14 +285,69 @@ pub struct BufferVersion {
     pub version: u32,
 }
 
-/// Kind of test a branch condition was.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// Kind of test a condition was: every kind TorchLens 2.36.1 records, and any other name a
+/// later version writes (kept as written, so a trace saves back unchanged, and drawn as a
+/// generic condition).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "String", into = "String")]
 pub enum ConditionKind {
-    /// The condition of an `if`.
+    /// The condition of an `if` (`if_test`).
     IfTest,
-    /// The condition of an `elif`.
+    /// The condition of an `elif` (`elif_test`).
     ElifTest,
+    /// The condition of a conditional expression, `a if t > 0 else b` (`ifexp`).
+    IfExp,
+    /// The test of a `while` loop, once per iteration it ran (`while`).
+    While,
+    /// The test of an `assert` (`assert`).
+    Assert,
+    /// A tensor turned into a Python bool, `bool(t)` (`bool_cast`).
+    BoolCast,
+    /// The filter of a comprehension, `[x for x in xs if t]` (`comprehension_filter`).
+    ComprehensionFilter,
+    /// The guard of a `match` case, `case _ if t` (`match_guard`).
+    MatchGuard,
+    /// A kind this version does not know, as the trace names it.
+    Other(String),
+}
+
+impl ConditionKind {
+    /// The name the trace format uses (`if_test`, `while`, ...).
+    pub fn name(&self) -> &str {
+        match self {
+            ConditionKind::IfTest => "if_test",
+            ConditionKind::ElifTest => "elif_test",
+            ConditionKind::IfExp => "ifexp",
+            ConditionKind::While => "while",
+            ConditionKind::Assert => "assert",
+            ConditionKind::BoolCast => "bool_cast",
+            ConditionKind::ComprehensionFilter => "comprehension_filter",
+            ConditionKind::MatchGuard => "match_guard",
+            ConditionKind::Other(name) => name,
+        }
+    }
+}
+
+impl From<String> for ConditionKind {
+    fn from(name: String) -> ConditionKind {
+        match name.as_str() {
+            "if_test" => ConditionKind::IfTest,
+            "elif_test" => ConditionKind::ElifTest,
+            "ifexp" => ConditionKind::IfExp,
+            "while" => ConditionKind::While,
+            "assert" => ConditionKind::Assert,
+            "bool_cast" => ConditionKind::BoolCast,
+            "comprehension_filter" => ConditionKind::ComprehensionFilter,
+            "match_guard" => ConditionKind::MatchGuard,
+            _ => ConditionKind::Other(name),
+        }
+    }
+}
+
+impl From<ConditionKind> for String {
+    fn from(kind: ConditionKind) -> String {
+        kind.name().to_owned()
+    }
 }
 
 /// Facts of an op that decided a Python `if`.
