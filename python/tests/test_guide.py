@@ -233,9 +233,7 @@ CASES: dict[tuple[str, str], Case] = {
         _in_dot("(x3)", "In 1", "In 2-3", "Out 1-2", "Out 3")
     ),
     ("Module depth", "trace.draw(depth=1)"): Case(_in_dot("box3d", "@features")),
-    ("Module depth", "trace.draw(depth=2)"): Case(
-        _in_dot("4 ops + 6 buffers"), not_yet="issue 18 (8): depth=2 draws each ConvBlock twice, '3 ops + 6 buffers'"
-    ),
+    ("Module depth", "trace.draw(depth=2)"): Case(_all(_in_dot("4 ops + 6 buffers"), _nodes(8))),
     ("Collapsing large models", "trace.draw(collapse=0.25)"): Case(_nodes(32)),
     ("Collapsing large models", "trace.draw(collapse=0.5)"): Case(_nodes(20)),
     ("Collapsing large models", "trace.draw(collapse='max')"): Case(_max_folds_six_blocks),

@@ -201,7 +201,9 @@ FIXTURES = [
     Fixture("backward_twice", "the same with two backward passes", _backward(2)),
     Fixture("bundle", "two members: one input and a noisy copy, with gradients", _bundle),
     Fixture("photo", "a small CNN traced from a photo", _photo),
-    Fixture("control_flow", "while, conditional expression, assert, if and comprehension filter on tensors", _control_flow),
+    Fixture(
+        "control_flow", "while, conditional expression, assert, if and comprehension filter on tensors", _control_flow
+    ),
     Fixture("gpt2", "a GPT-2-style transformer with 2 attention blocks", _gpt2),
     Fixture("resnet18", "torchvision ResNet-18, eval mode, 64x64 input", _resnet18),
 ]

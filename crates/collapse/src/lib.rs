@@ -272,15 +272,47 @@ pub fn hidden_ops(index: &TraceIndex<'_>, buffers: BufferVisibility) -> Vec<bool
     hidden
 }
 
-/// The module-call stack that decides depth folding: the op's own stack without its atomic
-/// module (an atomic module is already drawn as one rectangle, never as a box of its own).
-pub(crate) fn folding_stack(op: &OpRecord) -> &[String] {
-    let stack = op.modules.as_slice();
-    if op.is_atomic_module && !stack.is_empty() {
-        &stack[..stack.len() - 1]
-    } else {
-        stack
+/// Whether op `i` is drawn beside the box of its innermost module rather than in it
+/// (drawing-spec 3.2). An atomic module's op is: a leaf module's work is one rectangle,
+/// never a box of its own. The single op a block runs itself is when it joins something
+/// from outside the block (a residual add, so the skip arrow stays in sight: "each block's
+/// residual add stays visible beside its box"); one that reads only from inside the block
+/// (a ConvBlock's final relu) stays in the box, where the guide counts it ("4 ops + 6
+/// buffers"): drawn beside it, it would show nothing the box does not.
+pub(crate) fn surfaces(index: &TraceIndex<'_>, i: usize) -> bool {
+    if !index.trace.ops[i].is_atomic_module {
+        return false;
     }
+    let Some(&own) = index.stack(i).last() else {
+        return false;
+    };
+    let module = index.tree.record(index.call_module(own));
+    module.children.is_empty()
+        || index
+            .parents(i)
+            .iter()
+            .any(|&parent| !index.stack(parent).contains(&own))
+}
+
+/// `list` (op `i`'s module path or call stack, outermost first) without its innermost
+/// entry when the op [`surfaces`] beside that module's box: what boxes may take it into.
+fn boxable<'a, T>(index: &TraceIndex<'_>, i: usize, list: &'a [T]) -> &'a [T] {
+    if !list.is_empty() && surfaces(index, i) {
+        &list[..list.len() - 1]
+    } else {
+        list
+    }
+}
+
+/// The modules whose boxes (by plan) may hold op `i` ([`boxable`] of its module path).
+pub(crate) fn boxable_path<'a>(index: &'a TraceIndex<'_>, i: usize) -> &'a [ModuleId] {
+    boxable(index, i, index.tree.path_ids(i))
+}
+
+/// The calls whose boxes (by depth) may hold op `i` ([`boxable`] of its call stack; a
+/// container that is never called, a `ModuleList`, is not on it, as depth counts calls).
+pub(crate) fn boxable_stack<'a>(index: &'a TraceIndex<'_>, i: usize) -> &'a [usize] {
+    boxable(index, i, index.stack(i))
 }
 
 /// The group a held op belongs to.
@@ -354,9 +386,8 @@ impl<'t> Grouping<'_, 't> {
             .find(|&call| self.index.call_module(call) == module)
     }
 
-    fn depth_group(&self, i: usize, op: &OpRecord, depth: usize) -> Option<Group<'t>> {
-        let stack = folding_stack(op);
-        if depth == 0 || stack.len() < depth {
+    fn depth_group(&self, i: usize, depth: usize) -> Option<Group<'t>> {
+        if depth == 0 || boxable_stack(self.index, i).len() < depth {
             return None;
         }
         let call = self.index.stack(i)[depth - 1];
@@ -378,13 +409,9 @@ impl<'t> Grouping<'_, 't> {
                 _ => {}
             }
         }
-        // Boxes leave a module's own single op beside the box; one box per call of the
-        // module (a container that is never called: one box).
-        let trimmed = if op.is_atomic_module && !path.is_empty() {
-            &path[..path.len() - 1]
-        } else {
-            path
-        };
+        // Boxes leave some of a module's own ops beside the box (`surfaces`); one box per
+        // call of the module (a container that is never called: one box).
+        let trimmed = boxable_path(self.index, index);
         let boxed = trimmed
             .iter()
             .position(|&id| matches!(self.planned[id as usize], Some(Planned::Box)))?;
@@ -438,7 +465,7 @@ pub fn visible_graph_with(
             }
             match &options.plan {
                 Some(_) => grouping.plan_group(i, op),
-                None => grouping.depth_group(i, op, options.depth as usize),
+                None => grouping.depth_group(i, options.depth as usize),
             }
         })
         .collect();

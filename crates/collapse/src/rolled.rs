@@ -115,12 +115,8 @@ pub fn rolled_graph_with(
                     _ => {}
                 }
             }
-            // A box leaves a module's own single op beside it.
-            let trimmed = if op.is_atomic_module && !path.is_empty() {
-                &path[..path.len() - 1]
-            } else {
-                path
-            };
+            // A box leaves some of a module's own ops beside it (`crate::surfaces`).
+            let trimmed = crate::boxable_path(index, i);
             if let Some(boxed) = trimmed
                 .iter()
                 .position(|&id| matches!(planned[id as usize], Some(crate::Planned::Box)))
@@ -128,7 +124,7 @@ pub fn rolled_graph_with(
                 return Some(RolledKey::Box(index.tree.path(i)[boxed]));
             }
         } else {
-            let folding = crate::folding_stack(op).len();
+            let folding = crate::boxable_stack(index, i).len();
             let depth = options.depth as usize;
             if depth > 0 && folding >= depth {
                 let address = trace.module_calls[index.stack(i)[depth - 1]]

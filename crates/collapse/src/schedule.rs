@@ -126,7 +126,7 @@ impl<'i, 't> Facts<'i, 't> {
         // one, and the outer call is the one counted), so counting changes counts calls.
         let mut last_call: Vec<Option<Option<usize>>> = vec![None; modules];
         let mut box_nodes = vec![0usize; modules];
-        for (i, op) in trace.ops.iter().enumerate() {
+        for (i, &hidden_op) in hidden.iter().enumerate() {
             let path = tree.path_ids(i);
             for &id in path {
                 let id = id as usize;
@@ -134,15 +134,11 @@ impl<'i, 't> Facts<'i, 't> {
                     first_op[id] = i;
                 }
             }
-            if hidden[i] {
+            if hidden_op {
                 continue;
             }
-            // A box leaves a module's own single op beside it.
-            let trimmed = if op.is_atomic_module && !path.is_empty() {
-                &path[..path.len() - 1]
-            } else {
-                path
-            };
+            // A box leaves some of a module's own ops beside it (`crate::surfaces`).
+            let trimmed = crate::boxable_path(index, i);
             for &id in trimmed {
                 let call = index
                     .stack(i)
