@@ -338,3 +338,52 @@ fn pictures_leave_no_files_behind_and_the_dot_names_them_relatively() {
         );
     }
 }
+
+/// PostScript, EPS, SVGZ and the layout engine's text formats give the same bytes run to
+/// run (cairo stamps PostScript with the time, gzip its header), and the text formats name
+/// pictures as the DOT does, with the pictures written beside the file.
+#[test]
+fn every_format_is_byte_identical_run_to_run_and_text_formats_name_pictures_relatively() {
+    let drawing = draw(&trace("photo"), &DrawOptions::default()).unwrap();
+    let formats = [
+        OutputFormat::Ps,
+        OutputFormat::Eps,
+        OutputFormat::Svgz,
+        OutputFormat::Json,
+        OutputFormat::Xdot,
+        OutputFormat::Plain,
+    ];
+    let first: Vec<Vec<u8>> = formats
+        .iter()
+        .map(|format| drawing.render(*format).unwrap().bytes)
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    for (format, bytes) in formats.iter().zip(&first) {
+        assert!(
+            drawing.render(*format).unwrap().bytes == *bytes,
+            "{format:?} bytes differ between two renders"
+        );
+    }
+    let eps = String::from_utf8_lossy(&first[1]);
+    assert!(eps.contains("%%BoundingBox:") && eps.contains("%%CreationDate: D:20000101000000"));
+    let temp = std::env::temp_dir();
+    for text in &first[3..] {
+        let text = String::from_utf8_lossy(text);
+        assert!(text.contains("tl-draw-pictures"), "pictures named");
+        assert!(
+            !text.contains(&*temp.to_string_lossy()),
+            "no private folder"
+        );
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    drawing
+        .write(scratch.path().join("photo.json"), None)
+        .unwrap();
+    assert_eq!(
+        std::fs::read_dir(scratch.path().join("tl-draw-pictures"))
+            .unwrap()
+            .count(),
+        2,
+        "the JSON's pictures are beside it"
+    );
+}

@@ -35,6 +35,9 @@ const ALLOWED: &[&str] = &[
     "BSD-2-Clause OR Apache-2.0 OR MIT",
     "Apache-2.0 WITH LLVM-exception",
     "Apache-2.0 / MIT",
+    // flate2's pure-Rust deflate (miniz_oxide, adler2), for .svgz output.
+    "MIT OR Zlib OR Apache-2.0",
+    "0BSD OR MIT OR Apache-2.0",
 ];
 
 fn metadata() -> Value {

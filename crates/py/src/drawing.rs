@@ -86,11 +86,6 @@ pub fn draw_documents(
     }
 }
 
-fn output_format(name: &str) -> Result<OutputFormat, DrawError> {
-    // The file rules of `write` parse format names; a name alone goes through the same path.
-    tl_draw::output_target(std::path::Path::new("drawing"), Some(name)).map(|(_, format)| format)
-}
-
 #[pymethods]
 impl NativeDrawing {
     /// The Graphviz DOT source.
@@ -181,7 +176,9 @@ impl NativeDrawing {
         file_format: &str,
     ) -> PyResult<(Bound<'py, PyBytes>, Vec<String>)> {
         let rendered = py
-            .detach(|| output_format(file_format).and_then(|format| self.drawing.render(format)))
+            .detach(|| {
+                OutputFormat::parse(file_format).and_then(|format| self.drawing.render(format))
+            })
             .map_err(|error| errors::to_python(py, &error))?;
         Ok((PyBytes::new(py, &rendered.bytes), rendered.warnings))
     }

@@ -16,7 +16,7 @@ use std::io::Cursor;
 
 use cairo::{
     Context, FontOptions, Format as PixelFormat, HintMetrics, HintStyle, ImageSurface, PdfSurface,
-    SvgSurface,
+    PsSurface, SvgSurface,
 };
 
 pub use paint::{parse_color, Rgba};
@@ -32,6 +32,10 @@ pub enum Format {
     Png,
     /// SVG, vector, self-contained.
     Svg,
+    /// PostScript (level 3), vector.
+    Ps,
+    /// Encapsulated PostScript: one page with a bounding box, for including in documents.
+    Eps,
 }
 
 /// A translucent layer painted over chosen nodes and arrows (the edit "cone").
@@ -174,6 +178,16 @@ pub fn render(
             drop(context);
             finish_stream(surface.finish_output_stream())?
         }
+        Format::Ps | Format::Eps => {
+            let scale = fit(1.0, MAX_PDF_SIDE, "points");
+            let surface = PsSurface::for_stream(width * scale, height * scale, Vec::<u8>::new())?;
+            surface.set_eps(format == Format::Eps);
+            let context = Context::new(&surface)?;
+            context.scale(scale, scale);
+            paint_all(&context, &layout, frame, (width, height), options);
+            drop(context);
+            fixed_creation_date(finish_stream(surface.finish_output_stream())?)
+        }
         Format::Svg => {
             let surface = SvgSurface::for_stream(width, height, Vec::<u8>::new())?;
             let context = Context::new(&surface)?;
@@ -203,6 +217,25 @@ fn raster_size(width: f64, height: f64, scale: f64, warnings: &mut Vec<String>) 
     }
     let side = |points: f64| (points * scale).ceil().clamp(1.0, MAX_RASTER_SIDE) as i32;
     (scale, side(width), side(height))
+}
+
+/// cairo stamps the current time into PostScript's `%%CreationDate:` comment; the fixed
+/// date of PDF output instead makes the same drawing give the same bytes.
+fn fixed_creation_date(postscript: Vec<u8>) -> Vec<u8> {
+    const KEY: &[u8] = b"%%CreationDate: ";
+    let Some(start) = postscript.windows(KEY.len()).position(|w| w == KEY) else {
+        return postscript;
+    };
+    let value = start + KEY.len();
+    let end = postscript[value..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(postscript.len(), |n| value + n);
+    let mut fixed = Vec::with_capacity(postscript.len());
+    fixed.extend_from_slice(&postscript[..value]);
+    fixed.extend_from_slice(b"D:20000101000000");
+    fixed.extend_from_slice(&postscript[end..]);
+    fixed
 }
 
 /// Cairo numbers SVG surfaces with a counter that lives as long as the process

@@ -62,11 +62,13 @@ struct DrawArgs {
     /// drawing (`--graph diff` needs a bundle file, which carries the differences).
     #[arg(required = true)]
     traces: Vec<PathBuf>,
-    /// Output path; the extension picks the format (pdf, png, svg, dot). Default: the first
-    /// file's name with .pdf, in the current folder.
+    /// Output path; the extension picks the format (pdf, png, svg, svgz, ps, eps, dot, json,
+    /// xdot, plain; other image formats are refused). Default: the first file's name with
+    /// .pdf, in the current folder.
     #[arg(short, long)]
     output: Option<PathBuf>,
-    /// Output format, overriding the extension: pdf, png, svg or dot.
+    /// Output format, overriding the extension: pdf, png, svg, svgz, ps, eps, dot, json, xdot
+    /// or plain.
     #[arg(long, value_name = "FORMAT")]
     file_format: Option<String>,
     /// Dots per inch of raster (PNG) output.

@@ -18,105 +18,8 @@ use tl_trace_model::{write_atomically, Trace};
 use crate::error::DrawError;
 use crate::layout;
 use crate::options::{BatchRender, Collapse, DrawOptions, GraphKind, LayoutEngine};
+use crate::output::{output_target, OutputFormat};
 use crate::views;
-
-/// Output file formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OutputFormat {
-    /// PDF (the default).
-    Pdf,
-    /// PNG.
-    Png,
-    /// SVG.
-    Svg,
-    /// The DOT source itself.
-    Dot,
-}
-
-impl OutputFormat {
-    /// The file extension.
-    pub fn extension(self) -> &'static str {
-        match self {
-            OutputFormat::Pdf => "pdf",
-            OutputFormat::Png => "png",
-            OutputFormat::Svg => "svg",
-            OutputFormat::Dot => "dot",
-        }
-    }
-
-    fn parse(name: &str) -> Result<OutputFormat, DrawError> {
-        match name.to_ascii_lowercase().as_str() {
-            "pdf" => Ok(OutputFormat::Pdf),
-            "png" => Ok(OutputFormat::Png),
-            "svg" => Ok(OutputFormat::Svg),
-            "dot" | "gv" => Ok(OutputFormat::Dot),
-            other => Err(DrawError::invalid(
-                "file_format_invalid",
-                format!("file format {other:?} is not supported; use pdf, png, svg or dot"),
-            )),
-        }
-    }
-}
-
-/// Extensions recognised (and replaced) on output paths.
-const KNOWN_EXTENSIONS: [&str; 12] = [
-    "pdf", "png", "jpg", "jpeg", "svg", "bmp", "pic", "tif", "tiff", "dot", "gv", "gif",
-];
-
-/// Where and in which format a drawing is written (drawing-spec 8.2): `file_format` wins,
-/// else a recognised extension picks the format, else PDF. A recognised extension is
-/// replaced by the format's; any other suffix is kept (`model.v2` -> `model.v2.pdf`).
-pub fn output_target(
-    path: &Path,
-    file_format: Option<&str>,
-) -> Result<(PathBuf, OutputFormat), DrawError> {
-    let shown = path.display();
-    let names_a_folder = path
-        .as_os_str()
-        .to_string_lossy()
-        .ends_with(std::path::MAIN_SEPARATOR)
-        || path.is_dir()
-        || path.file_name().is_none();
-    if names_a_folder {
-        return Err(DrawError::invalid(
-            "output_path_invalid",
-            format!(
-                "the output path '{shown}' is a folder; name the file to write, for example '{}'",
-                path.join("model.pdf").display()
-            ),
-        ));
-    }
-    // `-o .pdf` names no file, only an extension (a hidden file called `.pdf`).
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_ascii_lowercase());
-    if let Some(extension) = name.as_deref().and_then(|n| n.strip_prefix('.')) {
-        if KNOWN_EXTENSIONS.contains(&extension) {
-            return Err(DrawError::invalid(
-                "output_path_invalid",
-                format!("the output path '{shown}' has only an extension, no file name; name the file, for example 'model.{extension}'"),
-            ));
-        }
-    }
-    let extension = path
-        .extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase())
-        .filter(|e| KNOWN_EXTENSIONS.contains(&e.as_str()));
-    let format = match (file_format, &extension) {
-        (Some(format), _) => OutputFormat::parse(format)?,
-        (None, Some(extension)) => OutputFormat::parse(extension)?,
-        (None, None) => OutputFormat::Pdf,
-    };
-    let stem = if extension.is_some() {
-        path.with_extension("")
-    } else {
-        path.to_owned()
-    };
-    let mut target = stem.into_os_string();
-    target.push(".");
-    target.push(format.extension());
-    Ok((PathBuf::from(target), format))
-}
 
 /// A finished drawing: its DOT source, and how to lay it out and write it.
 #[derive(Debug, Clone)]
@@ -209,20 +112,43 @@ impl Drawing {
             .filter_map(|node| node.picture.as_ref())
     }
 
-    /// The drawing's bytes in `format`, with any warnings. PDF and PNG are painted with
-    /// cairo; SVG comes from the layout engine, so its text stays text (searchable,
-    /// selectable), as in Graphviz's own SVG, with pictures inlined; a drawing with a cone
-    /// is painted by cairo in every format, so the shading looks the same in each.
+    /// The drawing's bytes in `format`, with any warnings. PDF, PNG, PostScript and EPS are
+    /// painted with cairo; SVG comes from the layout engine, so its text stays text
+    /// (searchable, selectable), as in Graphviz's own SVG, with pictures inlined; a drawing
+    /// with a cone is painted by cairo in every format, so the shading looks the same in
+    /// each. JSON, xdot and plain are the layout engine's text, naming pictures as the DOT
+    /// does (`tl-draw-pictures/<hash>.png`, written beside the file).
     pub fn render(&self, format: OutputFormat) -> Result<Rendered, DrawError> {
-        if format == OutputFormat::Dot {
-            return Ok(Rendered {
-                bytes: self.dot.clone().into_bytes(),
-                warnings: Vec::new(),
-            });
+        let unpainted = |bytes: Vec<u8>| Rendered {
+            bytes,
+            warnings: Vec::new(),
+        };
+        match format {
+            OutputFormat::Dot => return Ok(unpainted(self.dot.clone().into_bytes())),
+            OutputFormat::Svgz => {
+                let svg = self.render(OutputFormat::Svg)?;
+                return Ok(Rendered {
+                    bytes: gzip(&svg.bytes)?,
+                    warnings: svg.warnings,
+                });
+            }
+            _ => {}
         }
         // The layout engine and the painter read the pictures from files: a private
         // folder for this render, removed when it is done.
         let (folder, dot) = self.with_picture_files()?;
+        if let Some(name) = format.layout_text() {
+            let mut text = layout::render(&dot, &[name], self.layout_engine)?.remove(0);
+            if let Some(folder) = &folder {
+                // Name the pictures as the DOT does, not by the private folder (JSON writes
+                // `/` as `\/`).
+                let place = format!("{}/", folder.path().to_string_lossy());
+                text = text
+                    .replace(&place, "")
+                    .replace(&place.replace('/', "\\/"), "");
+            }
+            return Ok(unpainted(text.into_bytes()));
+        }
         let file_of = |picture: &NodePicture| match &folder {
             Some(folder) => folder
                 .path()
@@ -250,12 +176,7 @@ impl Drawing {
         format: OutputFormat,
         file_of: impl Fn(&NodePicture) -> String,
     ) -> Result<Rendered, DrawError> {
-        let unpainted = |bytes: Vec<u8>| Rendered {
-            bytes,
-            warnings: Vec::new(),
-        };
         let cairo_format = match format {
-            OutputFormat::Dot => return Ok(unpainted(dot.to_owned().into_bytes())),
             OutputFormat::Svg if self.cone.is_some() => tl_render_cairo::Format::Svg,
             OutputFormat::Svg => {
                 let mut svg = layout::render(dot, &["svg"], self.layout_engine)?.remove(0);
@@ -268,10 +189,21 @@ impl Drawing {
                         &format!("xlink:href=\"data:image/png;base64,{data}\""),
                     );
                 }
-                return Ok(unpainted(svg.into_bytes()));
+                return Ok(Rendered {
+                    bytes: svg.into_bytes(),
+                    warnings: Vec::new(),
+                });
             }
             OutputFormat::Pdf => tl_render_cairo::Format::Pdf,
             OutputFormat::Png => tl_render_cairo::Format::Png,
+            OutputFormat::Ps => tl_render_cairo::Format::Ps,
+            OutputFormat::Eps => tl_render_cairo::Format::Eps,
+            // Written without painting by `render`.
+            OutputFormat::Dot
+            | OutputFormat::Svgz
+            | OutputFormat::Json
+            | OutputFormat::Xdot
+            | OutputFormat::Plain => return self.render(format),
         };
         // Pictures are placed by the xdot render of the same layout (the json one cannot
         // carry them).
@@ -308,8 +240,9 @@ impl Drawing {
         let (target, format) = output_target(path.as_ref(), file_format)?;
         let rendered = self.render(format)?;
         let file = through_links(&target)?;
-        if format == OutputFormat::Dot {
-            // The DOT names its pictures beside itself; put them there so it lays out.
+        if format == OutputFormat::Dot || format.layout_text().is_some() {
+            // The text names its pictures beside itself; put them there (the DOT then lays
+            // out as it is).
             self.write_pictures(file.parent().unwrap_or(Path::new(".")))?;
         }
         write_atomically(&file, &rendered.bytes)?;
@@ -323,6 +256,24 @@ impl Drawing {
             warnings: rendered.warnings,
         })
     }
+}
+
+/// `bytes` gzip-compressed (`.svgz`); the header carries no time or name, so the same
+/// drawing gives the same file.
+fn gzip(bytes: &[u8]) -> Result<Vec<u8>, DrawError> {
+    use std::io::Write;
+    let mut encoder = flate2::GzBuilder::new()
+        .mtime(0)
+        .write(Vec::new(), flate2::Compression::default());
+    encoder
+        .write_all(bytes)
+        .and_then(|()| encoder.finish())
+        .map_err(|error| {
+            DrawError::invalid(
+                "output_write_failed",
+                format!("compressing the SVG failed: {error}"),
+            )
+        })
 }
 
 /// The file a write to `target` should replace: a symbolic link is followed (the user named
@@ -551,6 +502,8 @@ fn plan_for(
 
 #[cfg(test)]
 mod tests {
+    use std::io::Read;
+
     use super::*;
 
     #[test]
@@ -564,30 +517,15 @@ mod tests {
     }
 
     #[test]
-    fn extension_picks_the_format_unless_a_format_is_given() {
-        let target =
-            |path: &str, format: Option<&str>| output_target(Path::new(path), format).unwrap();
-        assert_eq!(
-            target("out/model.svg", None),
-            (PathBuf::from("out/model.svg"), OutputFormat::Svg)
-        );
-        assert_eq!(
-            target("model", None),
-            (PathBuf::from("model.pdf"), OutputFormat::Pdf)
-        );
-        assert_eq!(
-            target("model.PNG", None),
-            (PathBuf::from("model.png"), OutputFormat::Png)
-        );
-        assert_eq!(
-            target("model.png", Some("svg")),
-            (PathBuf::from("model.svg"), OutputFormat::Svg)
-        );
-        assert_eq!(
-            target("model.v2", None),
-            (PathBuf::from("model.v2.pdf"), OutputFormat::Pdf)
-        );
-        let error = output_target(Path::new("model.jpg"), None).unwrap_err();
-        assert_eq!(error.code(), "file_format_invalid");
+    fn gzip_round_trips_and_stamps_no_time() {
+        let svg = b"<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>".repeat(50);
+        let packed = super::gzip(&svg).unwrap();
+        assert_eq!(&packed[4..8], &[0, 0, 0, 0], "mtime 0");
+        let mut unpacked = Vec::new();
+        flate2::read::GzDecoder::new(&packed[..])
+            .read_to_end(&mut unpacked)
+            .unwrap();
+        assert_eq!(unpacked, svg);
+        assert!(packed.len() < svg.len());
     }
 }

@@ -22,16 +22,18 @@ pub mod guard;
 pub mod keywords;
 mod layout;
 pub mod options;
+mod output;
 mod union;
 mod views;
 
 pub use bundle::{
     draw_bundle, parse_on, union_bundle, BundleGraph, BundleKeywords, BundleOptions, METRICS,
 };
-pub use draw::{draw, output_target, Drawing, OutputFormat, Written};
+pub use draw::{draw, Drawing, Written};
 pub use error::DrawError;
 pub use keywords::{KeywordValue, BUNDLE_KEYWORDS, DRAW_KEYWORDS};
 pub use options::{BatchRender, Collapse, DrawOptions, GraphKind, LayoutEngine, NodeContext};
+pub use output::{output_target, OutputFormat};
 pub use tl_collapse::schedule::{readable_band, Schedule, Step};
 pub use tl_collapse::BufferVisibility;
 pub use tl_collapse::NodeKind;

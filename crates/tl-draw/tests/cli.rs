@@ -72,6 +72,64 @@ fn file_format_overrides_the_extension() {
     assert!(dir.path().join("model.dot").exists());
 }
 
+/// Every format the guide's "another Graphviz format" reaches is written under the name
+/// asked for; a format tl-draw does not write is refused and nothing is written. Before,
+/// `-o x.eps` silently wrote `x.eps.pdf`.
+#[test]
+fn every_output_format_is_written_under_the_name_asked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = fixture("convnet");
+    let trace = trace.to_str().unwrap();
+    let starts: [(&str, &[u8]); 10] = [
+        ("pdf", b"%PDF-"),
+        ("png", b"\x89PNG"),
+        ("svg", b"<?xml"),
+        ("svgz", b"\x1f\x8b"),
+        ("ps", b"%!PS-Adobe-3.0\n"),
+        ("eps", b"%!PS-Adobe-3.0 EPSF-3.0"),
+        ("dot", b"// Computational graph"),
+        ("json", b"{"),
+        ("xdot", b"digraph"),
+        ("plain", b"graph "),
+    ];
+    for (extension, start) in starts {
+        let name = format!("model.{extension}");
+        let output = tl_draw(&["draw", trace, "-o", &name], dir.path());
+        assert!(output.status.success(), "{name}: {}", stderr(&output));
+        assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), name);
+        let bytes = std::fs::read(dir.path().join(&name)).unwrap();
+        assert!(bytes.starts_with(start), "{name} starts {:?}", &bytes[..16]);
+    }
+    let json = std::fs::read_to_string(dir.path().join("model.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&json).expect("the JSON parses");
+    assert!(json["objects"]
+        .as_array()
+        .is_some_and(|nodes| nodes.len() > 5));
+    let plain = std::fs::read_to_string(dir.path().join("model.plain")).unwrap();
+    assert!(plain.trim_end().ends_with("stop"));
+
+    let before: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    for (args, what) in [
+        (vec!["-o", "model.jpg"], "JPEG"),
+        (vec!["-o", "model.gif"], "GIF"),
+        (vec!["-o", "model.pdf", "--file-format", "webp"], "WebP"),
+    ] {
+        let mut full = vec!["draw", trace];
+        full.extend(args);
+        let output = tl_draw(&full, dir.path());
+        assert!(!output.status.success(), "{what}");
+        let message = stderr(&output);
+        assert!(message.contains("file_format_invalid"), "{message}");
+        assert!(
+            message.contains(&format!("{what} output is not supported")),
+            "{message}"
+        );
+        assert!(message.contains("pdf, png, svg, svgz, ps, eps, dot, json, xdot, plain"));
+    }
+    let after: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(before.len(), after.len(), "a refused format writes nothing");
+}
+
 #[test]
 fn invalid_option_values_name_the_code_and_the_choices() {
     let dir = tempfile::tempdir().unwrap();
