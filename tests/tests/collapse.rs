@@ -157,7 +157,9 @@ fn rolled_recurrent_reads_like_the_guide() {
         [
             "input_1",
             "zeroslike_1_1",
-            "linear_1_2",
+            // The guide: "(x3) after a name says the layer ran three times"; the address
+            // row lists its three separate calls.
+            "linear_1_2 (x3)",
             "linear_2_3 (x3)",
             "add_1_4 (x3)",
             "tanh_1_5 (x3)",
@@ -176,7 +178,7 @@ fn rolled_recurrent_reads_like_the_guide() {
             .collect()
     };
     assert!(
-        rows("linear_1_2").contains(&"@inp:1,2,3".to_owned()),
+        rows("linear_1_2 (x3)").contains(&"@inp:1,2,3".to_owned()),
         "independent calls are call groups"
     );
     assert!(rows("linear_2_3 (x3)").contains(&"@rec".to_owned()));

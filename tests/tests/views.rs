@@ -60,6 +60,23 @@ fn views_bundle_their_settings_and_captions() {
         .contains("drawing transformer.h.0, the first of 2 repeated blocks holding attention"));
     assert!(transformer.contains("attention role: fused q/k/v projection"));
     assert!(transformer.contains("attention: scaled dot-product (observed)"));
+    // module= another block: the caption says which one it is, never "the first".
+    let caption = |module: &str| {
+        let dot = dot(
+            "gpt2",
+            &DrawOptions::default().view("transformer").module(module),
+        );
+        let start = dot.find("drawing transformer").expect("a focus caption");
+        dot[start..start + dot[start..].find('<').unwrap()].to_owned()
+    };
+    assert_eq!(
+        caption("transformer.h.1"),
+        "drawing transformer.h.1, block 2 of 2 repeated blocks holding attention"
+    );
+    assert_eq!(
+        caption("transformer.h.0.attn"),
+        "drawing transformer.h.0.attn; attention is held by 2 repeated blocks, the first transformer.h.0"
+    );
     // sequence: unrolled, coloured by pass.
     let sequence = dot("recurrent", &DrawOptions::default().view("sequence"));
     assert!(sequence.contains("pass_index: 1 ... 3"));

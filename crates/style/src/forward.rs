@@ -1178,8 +1178,10 @@ fn layer_node(
             .clone()
     });
     let (title, address) = match (&groups, rectangle, &module) {
+        // The guide: "(x3) after a name says the layer ran three times", also when the
+        // address row lists the calls (2.36.1 leaves the suffix off there).
         (Some(groups), true, Some(module)) => (
-            first.layer_label.clone(),
+            rolled_title(first, passes.len()),
             Some(format!("@{module}:{groups}")),
         ),
         (Some(groups), false, _) => (format!("{}:{groups}", first.layer_label), None),

@@ -181,10 +181,7 @@ pub(crate) fn resolve(trace: &Trace, options: &DrawOptions) -> Result<Resolved, 
             })?;
             caption.push("view: transformer -- how is attention wired?".to_owned());
             let focus = options.module.clone().unwrap_or(block.address.clone());
-            caption.push(format!(
-                "drawing {focus}, the first of {} repeated blocks holding attention",
-                block.repeats
-            ));
+            caption.push(block.caption(&focus));
             settings.set("module", |o| o.module(&focus));
             node_rows = Some(hook(attention_rows));
         }
@@ -303,7 +300,28 @@ fn attention_rows(context: &NodeContext<'_>, node: &mut StyledNode) {
 /// The block a `transformer` view draws.
 struct AttentionBlock {
     address: String,
-    repeats: usize,
+    /// The block and its siblings of the same class, in module order.
+    repeated: Vec<String>,
+}
+
+impl AttentionBlock {
+    /// The caption line naming what `focus` is among the repeated blocks.
+    fn caption(&self, focus: &str) -> String {
+        let count = self.repeated.len();
+        match self.repeated.iter().position(|address| address == focus) {
+            Some(0) => {
+                format!("drawing {focus}, the first of {count} repeated blocks holding attention")
+            }
+            Some(k) => format!(
+                "drawing {focus}, block {} of {count} repeated blocks holding attention",
+                k + 1
+            ),
+            None => format!(
+                "drawing {focus}; attention is held by {count} repeated blocks, the first {}",
+                self.address
+            ),
+        }
+    }
 }
 
 /// Module addresses that compute attention or hold something that does: attention
@@ -364,17 +382,18 @@ fn attention_block(trace: &Trace) -> Option<AttentionBlock> {
         .filter(|m| !m.children.is_empty() && holders.contains(m.address.as_str()))
         .filter_map(|module| {
             let parent = by_address.get(module.parent.as_deref()?)?;
-            let repeats = parent
+            let repeated: Vec<String> = parent
                 .children
                 .iter()
                 .filter_map(|child| by_address.get(child.as_str()))
                 .filter(|sibling| sibling.class_name == module.class_name)
-                .count();
+                .map(|sibling| sibling.address.clone())
+                .collect();
             let first = *first_op.get(module.address.as_str())?;
-            (repeats >= 2).then(|| {
+            (repeated.len() >= 2).then(|| {
                 let block = AttentionBlock {
                     address: module.address.clone(),
-                    repeats,
+                    repeated,
                 };
                 ((first, module.address.matches('.').count()), block)
             })
