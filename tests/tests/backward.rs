@@ -202,3 +202,33 @@ fn backward_drawings_refuse_what_they_cannot_draw() {
         "backward_option_invalid"
     );
 }
+
+/// Every text an arrow carries reads on the page (4.5:1), forward and backward: the
+/// backward ink is light, so its labels take a darker shade of it.
+#[test]
+fn arrow_text_reads_on_the_page() {
+    for (name, options) in [
+        ("backward", backward()),
+        (
+            "backward",
+            DrawOptions::default().graph(GraphKind::Combined),
+        ),
+        ("recurrent", DrawOptions::default().rolled(true)),
+    ] {
+        let drawing = draw(&trace(name), &options).unwrap();
+        let page = &drawing.styled.style.page;
+        for edge in &drawing.styled.edges {
+            let text = edge
+                .look
+                .as_ref()
+                .map_or(&drawing.styled.style.edge_font_color, |look| {
+                    &look.font_color
+                });
+            let contrast = tl_style::contrast::ratio(text, page);
+            assert!(
+                contrast >= 4.5,
+                "{name}: arrow text {text} on {page}: {contrast:.2}"
+            );
+        }
+    }
+}

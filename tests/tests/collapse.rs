@@ -129,6 +129,19 @@ fn focus_on_a_module_list_child() {
     );
     let error = draw(&trace("stack8"), &DrawOptions::default().module("blocks.9")).unwrap_err();
     assert_eq!(error.code(), "module_focus_not_found");
+    // It suggests real addresses of this model, nearest first, never a made-up example.
+    assert!(
+        error
+            .to_string()
+            .contains("the nearest addresses it has are 'blocks.0', 'blocks.1', 'blocks.2'"),
+        "{error}"
+    );
+    let error = draw(&trace("gpt2"), &DrawOptions::default().module("attn")).unwrap_err();
+    assert!(
+        error.to_string().contains("'transformer.h.0.attn'")
+            && !error.to_string().contains("features"),
+        "{error}"
+    );
 }
 
 #[test]

@@ -40,6 +40,16 @@ fn views_bundle_their_settings_and_captions() {
     assert!(speed.contains("time: encoded 12 of 12 ops"));
     assert!(speed.contains("time: 0.0279 ms ... 0.794 ms"));
     assert!(speed.contains("t=794.41 us"));
+    // Inputs and outputs have no measured time: no `t=` row rather than `t=0.00 ns`.
+    assert!(!speed.contains("t=0.00 ns"));
+    let input = speed
+        .lines()
+        .find(|l| l.contains("<B>input_1</B>"))
+        .unwrap();
+    assert!(
+        !input.contains("<TD>t=") && input.contains("<TD>out="),
+        "{input}"
+    );
     for rank in 1..=5 {
         assert!(speed.contains(&format!("top-{rank} of 5 (")), "top-{rank}");
     }

@@ -215,8 +215,8 @@ pub struct VisibleGraph {
 #[derive(Debug, thiserror::Error)]
 pub enum VisibilityError {
     /// `module=` names no module.
-    #[error("Module address '{0}' was not found in this Trace; use a module address such as those `tl-draw check` lists (e.g. 'features.0')")]
-    FocusNotFound(String),
+    #[error("Module address '{0}' was not found in this Trace; the nearest addresses it has are {1} (`tl-draw check` lists every module)")]
+    FocusNotFound(String, String),
     /// `module=` names a module call, not a module.
     #[error("Module focus '{0}' resolved to a module pass, not a Module; drop the ':<call>' suffix and focus the module '{1}'")]
     FocusIsCall(String, String),
@@ -232,7 +232,7 @@ impl VisibilityError {
     /// Stable code.
     pub fn code(&self) -> &'static str {
         match self {
-            VisibilityError::FocusNotFound(_) => "module_focus_not_found",
+            VisibilityError::FocusNotFound(..) => "module_focus_not_found",
             VisibilityError::FocusIsCall(..) => "module_focus_invalid",
             VisibilityError::FocusEmpty(_) => "module_focus_empty",
             VisibilityError::InvalidTrace(error) => error.code(),
@@ -773,7 +773,21 @@ pub(crate) fn focus_members(
         }
     }
     if tree.module(address).is_none() || address == "self" {
-        return Err(VisibilityError::FocusNotFound(address.to_owned()));
+        let addresses = trace
+            .modules
+            .iter()
+            .map(|m| m.address.as_str())
+            .filter(|a| *a != "self");
+        let nearest: Vec<String> = tl_trace_model::suggest::nearest(address, addresses, 3)
+            .iter()
+            .map(|a| format!("'{a}'"))
+            .collect();
+        let nearest = if nearest.is_empty() {
+            "none (it records no modules)".to_owned()
+        } else {
+            nearest.join(", ")
+        };
+        return Err(VisibilityError::FocusNotFound(address.to_owned(), nearest));
     }
     let inside: Vec<bool> = trace
         .ops

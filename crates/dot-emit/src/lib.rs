@@ -173,7 +173,7 @@ impl<'g> Defaults<'g> {
             attrs.push(format!("fontcolor={}", quote(font_color)));
         }
         attrs.push(format!("fontname={}", quote(&graph.style.font)));
-        attrs.push("labelfontsize=8".to_owned());
+        attrs.push("labelfontsize=10".to_owned());
         if graph.style.edge_penwidth != 1.0 {
             attrs.push(format!("penwidth={}", graph.style.edge_penwidth));
         }
@@ -241,7 +241,7 @@ fn edge_text_html(texts: &[EdgeText]) -> String {
                     format!("<FONT POINT-SIZE=\"18\"><B><U>{text}</U></B></FONT>")
                 }
                 EdgeTextSize::Word => format!("<FONT POINT-SIZE=\"12\">{text}</FONT>"),
-                EdgeTextSize::Note => format!("<FONT POINT-SIZE=\"8\">{text}</FONT>"),
+                EdgeTextSize::Note => format!("<FONT POINT-SIZE=\"10\">{text}</FONT>"),
             }
         })
         .collect();
@@ -251,7 +251,7 @@ fn edge_text_html(texts: &[EdgeText]) -> String {
 /// An arrow's colour and text colour.
 fn edge_colors<'g>(graph: &'g StyledGraph, edge: &'g StyledEdge) -> (&'g str, &'g str) {
     match &edge.look {
-        Some(look) => (&look.color, &look.color),
+        Some(look) => (&look.color, &look.font_color),
         None => (&graph.style.edge_color, &graph.style.edge_font_color),
     }
 }
@@ -560,7 +560,7 @@ mod tests {
         );
         assert_eq!(
             line("\tedge ["),
-            "\tedge [arrowsize=.7 color=\"#333333\" fontcolor=\"#333333\" fontname=\"Helvetica\" labelfontsize=8 style=solid]"
+            "\tedge [arrowsize=.7 color=\"#333333\" fontcolor=\"#333333\" fontname=\"Helvetica\" labelfontsize=10 style=solid]"
         );
         assert_eq!(
             line("\t\"a\" ["),

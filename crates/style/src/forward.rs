@@ -547,10 +547,12 @@ fn saved_row(op: &OpRecord) -> Option<String> {
 }
 
 fn profiling_rows(op: &OpRecord) -> Vec<Row> {
-    let mut rows = vec![Row::plain(format!(
-        "t={}",
-        format::duration_two_decimals(op.duration_s.unwrap_or(0.0))
-    ))];
+    // Inputs, outputs and buffers have no measured time: no `t=0.00 ns` row for them.
+    let mut rows: Vec<Row> = op
+        .duration_s
+        .map(|seconds| Row::plain(format!("t={}", format::duration_two_decimals(seconds))))
+        .into_iter()
+        .collect();
     if let Some(bytes) = op.bytes {
         rows.push(Row::plain(format!(
             "out={}",
@@ -900,12 +902,14 @@ fn box_node(
     rows.push(Row::plain(params_line));
     if options.node_style == NodeStyle::Profiling {
         let held_ops = || held.iter().map(|&i| &trace.ops[i]);
-        let time: f64 = held_ops().filter_map(|op| op.duration_s).sum();
+        let times: Vec<f64> = held_ops().filter_map(|op| op.duration_s).collect();
         let bytes: u64 = held_ops().filter_map(|op| op.bytes).sum();
-        rows.push(Row::plain(format!(
-            "t={}",
-            format::duration_two_decimals(time)
-        )));
+        if !times.is_empty() {
+            rows.push(Row::plain(format!(
+                "t={}",
+                format::duration_two_decimals(times.iter().sum())
+            )));
+        }
         rows.push(Row::plain(format!(
             "out={}",
             format::bytes(bytes).replace(' ', "")

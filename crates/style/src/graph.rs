@@ -208,8 +208,11 @@ pub struct StyledEdge {
 /// The look of a non-forward arrow.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EdgeLook {
-    /// Line and text colour.
+    /// Line colour.
     pub color: String,
+    /// Text colour: a shade of the line's that reads on the page (4.5:1 or more), since a
+    /// light line colour is too faint for 10-pt text.
+    pub font_color: String,
     /// Dotted line (gradient accumulated into a parameter).
     pub dotted: bool,
     /// Whether the arrow shapes the layout (`constraint=false` links two flows).

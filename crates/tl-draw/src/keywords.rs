@@ -88,28 +88,7 @@ pub fn closest_keyword<'a>(
     name: &str,
     known: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
-    let name = name.to_ascii_lowercase();
-    known
-        .into_iter()
-        .map(|candidate| (edit_distance(&name, candidate), candidate))
-        .filter(|(distance, candidate)| *distance <= (candidate.len() / 3).max(2))
-        .min()
-        .map(|(_, candidate)| candidate)
-}
-
-/// Levenshtein distance over characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut current = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != *cb);
-            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
-        }
-        previous = current;
-    }
-    previous[b.len()]
+    tl_trace_model::suggest::closest(&name.to_ascii_lowercase(), known)
 }
 
 fn wrong_type(keyword: &str, wanted: &str, value: &KeywordValue) -> DrawError {

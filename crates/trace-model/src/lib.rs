@@ -25,6 +25,7 @@ pub mod parallel;
 mod records;
 #[cfg(unix)]
 mod streamed;
+pub mod suggest;
 pub mod synthetic;
 mod validate;
 
