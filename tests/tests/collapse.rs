@@ -144,6 +144,32 @@ fn focus_on_a_module_list_child() {
     );
 }
 
+/// The guide: fold_repeats=False "never folds". At `max` the stack's six identical blocks
+/// are one capsule (a fold of repeats); with False each block is its own box instead.
+#[test]
+fn fold_repeats_false_never_folds_even_at_max() {
+    let trace = trace("stack8");
+    let max = draw(&trace, &DrawOptions::default().collapse(Collapse::Max)).unwrap();
+    assert!(titles(&max.styled).iter().any(|t| t.contains("6 blocks")));
+    let unfolded = draw(
+        &trace,
+        &DrawOptions::default()
+            .collapse(Collapse::Max)
+            .fold_repeats(Some(false)),
+    )
+    .unwrap();
+    let titles = titles(&unfolded.styled);
+    assert!(!titles
+        .iter()
+        .any(|t| t.contains("blocks.0-5") || t.contains('\u{2026}')));
+    for block in 0..8 {
+        assert!(
+            titles.contains(&format!("@blocks.{block}")),
+            "blocks.{block} boxed: {titles:?}"
+        );
+    }
+}
+
 #[test]
 fn repeat_folds_draw_the_first_member_and_an_ellipsis() {
     let folded = drawn("stack8", DrawOptions::default().fold_repeats(Some(true)));

@@ -487,6 +487,19 @@ fn plan_for(
         (Collapse::Level(level), Some(schedule)) => schedule.at(level).plan.clone(),
         _ => Plan::default(),
     };
+    if options.fold_repeats == Some(false) {
+        // "False never folds": a capsule over identical sibling blocks (`blocks.0-5 -- 6
+        // blocks`) is a fold of repeats, so its blocks are drawn as boxes one by one.
+        let runs = repeat_runs(index, options.show_buffers);
+        let (repeats, others): (Vec<_>, Vec<_>) = std::mem::take(&mut plan.segments)
+            .into_iter()
+            .partition(|segment| {
+                runs.iter()
+                    .any(|run| segment.iter().all(|member| run.contains(member)))
+            });
+        plan.segments = others;
+        plan.boxes.extend(repeats.into_iter().flatten());
+    }
     if options.fold_repeats == Some(true) {
         for run in repeat_runs(index, options.show_buffers) {
             // Without a collapse level every run folds; with one, the runs it boxed whole.
