@@ -274,7 +274,20 @@ fn photo_input_shows_its_thumbnail_unless_shape_only() {
         &DrawOptions::default().batch_render(tl_draw::BatchRender::ShapeOnly),
     )
     .unwrap();
-    assert!(!plain.dot.contains("<IMG"));
+    // Only the input's thumbnail goes: relu_1_2's feature-map grid stays.
+    assert_eq!(plain.dot.matches("<IMG").count(), 1);
+    let input = plain
+        .dot
+        .lines()
+        .find(|l| l.contains("<B>input_1</B>"))
+        .unwrap();
+    assert!(!input.contains("<IMG"), "{input}");
+    let relu = plain
+        .dot
+        .lines()
+        .find(|l| l.contains("<B>relu_1_2</B>"))
+        .unwrap();
+    assert!(relu.contains("<IMG"), "{relu}");
     assert_eq!(
         sun_pixels(&plain.render(OutputFormat::Png).unwrap().bytes),
         0

@@ -8,7 +8,7 @@ use tl_collapse::{
     BufferVisibility, FoldEllipsis, ModuleBox, NodeKind, Segment, StubSide, TraceIndex,
     VisibleGraph,
 };
-use tl_trace_model::{ArmKind, ConditionKind, OpKind, OpRecord, ScalarValue, Trace};
+use tl_trace_model::{ArmKind, ConditionKind, OpKind, OpRecord, PictureSource, ScalarValue, Trace};
 
 use crate::args::argument_row;
 use crate::contrast;
@@ -769,7 +769,7 @@ fn op_node(
     let picture = op
         .picture
         .as_ref()
-        .filter(|_| options.show_pictures)
+        .filter(|picture| options.show_input_photo || picture.source != PictureSource::InputPhoto)
         .and_then(|picture| {
             Some(NodePicture::new(
                 picture.png_bytes().ok()?,

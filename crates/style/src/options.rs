@@ -144,8 +144,10 @@ pub struct StyleOptions {
     pub show_legend: Option<bool>,
     /// Buffer visibility (it changes node shapes and borders).
     pub buffers: BufferVisibility,
-    /// Draw pictures carried by nodes (`batch_render="shape_only"` turns them off).
-    pub show_pictures: bool,
+    /// Draw the input photo's thumbnail (`batch_render="shape_only"` turns it off; the
+    /// guide: it "draws the plain node instead"). Annotation pictures and feature-map grids
+    /// are always drawn: they are what the user asked to see.
+    pub show_input_photo: bool,
     /// The focused module (`module=`), for the header and the reading key.
     pub focus: Option<String>,
     /// Write each tensor's shape on its arrow (`show_edge_shapes=`).
@@ -170,7 +172,7 @@ impl Default for StyleOptions {
             node_style: NodeStyle::Default,
             show_legend: None,
             buffers: BufferVisibility::Meaningful,
-            show_pictures: true,
+            show_input_photo: true,
             focus: None,
             show_edge_shapes: false,
             encoding: crate::encoding::Encoding::default(),

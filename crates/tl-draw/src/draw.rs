@@ -365,7 +365,7 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
         node_style: options.node_style,
         show_legend: options.show_legend,
         buffers: options.show_buffers,
-        show_pictures: options.batch_render != BatchRender::ShapeOnly,
+        show_input_photo: options.batch_render != BatchRender::ShapeOnly,
         focus: options.module.clone(),
         show_edge_shapes: options.show_edge_shapes,
         encoding: options.encoding()?,
