@@ -270,3 +270,46 @@ fn node_content_rows_pictures_and_decoded_labels() {
         ["1. abstract 39%", "2. portrait 33%", "3. landscape 28%"]
     );
 }
+
+/// The guide: under color_by= "the input and output keep their colours as a ring ... The
+/// key shows the same rings", and a key appears whenever a colour channel is on. size_by=
+/// alone changes no fill, so its key has no rings.
+#[test]
+fn colour_keys_show_the_input_and_output_rings() {
+    for show_legend in [None, Some(true)] {
+        let drawing = draw(
+            &trace("convnet"),
+            &DrawOptions::default()
+                .color_by("time")
+                .show_legend(show_legend),
+        )
+        .unwrap();
+        let legend = drawing.styled.legend.as_ref().expect("a key");
+        let rings: Vec<&str> = legend
+            .entries
+            .iter()
+            .filter(|entry| entry.ring)
+            .map(|entry| entry.text.as_str())
+            .collect();
+        assert_eq!(rings, ["model input", "model output"], "{show_legend:?}");
+        assert!(legend
+            .entries
+            .iter()
+            .all(|entry| entry.ring || entry.swatch.is_none()));
+        assert_eq!(
+            drawing
+                .dot
+                .matches("COLOR=\"#98FB98\" WIDTH=\"16\"")
+                .count(),
+            1,
+            "the input's ring in the key"
+        );
+    }
+    let sized = draw(&trace("convnet"), &DrawOptions::default().size_by("bytes")).unwrap();
+    let legend = sized
+        .styled
+        .legend
+        .as_ref()
+        .expect("a key for the size channel");
+    assert!(legend.entries.iter().all(|entry| !entry.ring));
+}

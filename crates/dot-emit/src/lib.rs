@@ -403,6 +403,11 @@ fn legend_statement(legend: &Legend) -> String {
     }
     for entry in &legend.entries {
         let swatch = match &entry.swatch {
+            Some(Fill::Solid(color)) if entry.ring => format!(
+                "<TD BGCOLOR={} COLOR={} WIDTH=\"16\" HEIGHT=\"10\" BORDER=\"2\"></TD>",
+                quote(&legend.fill),
+                quote(color)
+            ),
             Some(Fill::Solid(color)) => format!(
                 "<TD BGCOLOR={} WIDTH=\"16\" HEIGHT=\"10\" BORDER=\"1\"></TD>",
                 quote(color)

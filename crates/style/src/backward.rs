@@ -188,12 +188,14 @@ pub(crate) fn backward_parts(
         })
         .collect();
     let mut key = vec![LegendEntry {
+        ring: false,
         swatch: Some(Fill::Solid(STEP_FILL.to_owned())),
         text: "backward op (grad_fn)".to_owned(),
     }];
     let records: Vec<&GradFnRecord> = view.nodes.iter().map(|n| step(trace, n)).collect();
     if any_higher_order {
         key.push(LegendEntry {
+            ring: false,
             swatch: Some(Fill::Solid(HIGHER_ORDER_FILL.to_owned())),
             text: "order 2+: grad-of-grad (double backprop)".to_owned(),
         });
@@ -220,6 +222,7 @@ pub(crate) fn backward_parts(
     for (used, swatch, text) in marks {
         if used {
             key.push(LegendEntry {
+                ring: false,
                 swatch,
                 text: text.to_owned(),
             });

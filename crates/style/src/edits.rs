@@ -158,6 +158,7 @@ pub(crate) fn key_entries(trace: &Trace, interventions: bool, theme: &Theme) -> 
     }
     let edit_color = theme.roles.intervention.clone();
     let mut entries = vec![LegendEntry {
+        ring: false,
         swatch: Some(Fill::Solid(edit_color.clone())),
         text: "purple outline: an edited op (dashed: site inferred, not recorded)".to_owned(),
     }];
@@ -167,10 +168,12 @@ pub(crate) fn key_entries(trace: &Trace, interventions: bool, theme: &Theme) -> 
         .is_some_and(|set| set.clean_parent_available);
     if interventions && clean {
         entries.push(LegendEntry {
+            ring: false,
             swatch: Some(Fill::Solid(contrast::mix(&edit_color, &theme.page, 0.45))),
             text: "light purple outline: its value differs from the clean run".to_owned(),
         });
         entries.push(LegendEntry {
+            ring: false,
             swatch: None,
             text: "max |Δ|: largest absolute change against the clean run".to_owned(),
         });

@@ -489,11 +489,13 @@ impl EncodingKey {
     /// Puts the colour bar and the size and note lines into `legend`.
     pub(crate) fn add_to(self, legend: &mut Legend) {
         legend.bar = self.bar;
-        legend.entries.extend(
-            self.lines
-                .into_iter()
-                .map(|text| LegendEntry { swatch: None, text }),
-        );
+        legend
+            .entries
+            .extend(self.lines.into_iter().map(|text| LegendEntry {
+                ring: false,
+                swatch: None,
+                text,
+            }));
     }
 }
 

@@ -250,17 +250,22 @@ pub fn style_forward(
         .unwrap_or(options.focus.is_some() || !options.encoding.is_empty());
     let legend = legend_on.then(|| {
         let mut legend = used.legend(theme);
-        if options.show_legend.is_none() && !options.encoding.is_empty() {
-            legend.entries.clear();
-        }
         if options.encoding.color_by.is_some() {
-            // Fills belong to the scale: only the input/output rings keep a role colour.
+            // Fills belong to the scale: the input and output keep their colour as a ring,
+            // and the key shows the same rings (the guide), also when it was not asked for.
             let rings = [&theme.roles.input, &theme.roles.output];
-            legend.entries.retain(|entry| match &entry.swatch {
-                Some(Fill::Solid(color)) => rings.contains(&color),
-                Some(Fill::Gradient(..)) => false,
-                None => true,
+            let asked = options.show_legend == Some(true);
+            legend.entries.retain_mut(|entry| match &entry.swatch {
+                Some(Fill::Solid(color)) if rings.contains(&color) => {
+                    entry.ring = true;
+                    true
+                }
+                Some(_) => false,
+                None => asked,
             });
+        } else if options.show_legend.is_none() && !options.encoding.is_empty() {
+            // size_by= alone changes no fill: its key is the size line only.
+            legend.entries.clear();
         }
         key.add_to(&mut legend);
         legend.entries.extend(crate::edits::key_entries(
@@ -411,6 +416,7 @@ impl Used {
         ];
         for role in order.into_iter().filter(|role| self.roles.contains(role)) {
             entries.push(LegendEntry {
+                ring: false,
                 swatch: Some(role.fill(theme)),
                 text: role.legend_text().to_owned(),
             });
@@ -433,6 +439,7 @@ impl Used {
         ];
         for (_, text) in shapes.into_iter().filter(|(used, _)| *used) {
             entries.push(LegendEntry {
+                ring: false,
                 swatch: None,
                 text: text.to_owned(),
             });
@@ -451,6 +458,7 @@ impl Used {
         ];
         for (_, color, text) in stubs.into_iter().filter(|(used, _, _)| *used) {
             entries.push(LegendEntry {
+                ring: false,
                 swatch: Some(Fill::Solid(color.clone())),
                 text: text.to_owned(),
             });

@@ -249,6 +249,9 @@ pub struct StyledCluster {
 pub struct LegendEntry {
     /// The colour sample, if the entry is about a fill.
     pub swatch: Option<Fill>,
+    /// The sample is a ring: an outline of the swatch colour around the page fill, as the
+    /// input and output are drawn under `color_by=` (their fill belongs to the scale).
+    pub ring: bool,
     /// What it means.
     pub text: String,
 }
