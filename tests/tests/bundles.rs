@@ -262,4 +262,32 @@ fn a_union_draws_the_branches_each_member_took() {
             .count(),
         2
     );
+    // Each member's output had one input: the union's two arrows into it are alternatives,
+    // not `arg 0` and `arg 1` of one call.
+    assert!(drawing
+        .styled
+        .edges
+        .iter()
+        .all(|e| e.head_label.is_empty() && e.label.iter().all(|t| !t.text.starts_with("arg"))));
+    // The caption is short lines without markup, each said only when drawn.
+    let caption: Vec<&str> = drawing
+        .styled
+        .header
+        .iter()
+        .map(|row| row.text.as_str())
+        .collect();
+    let union_rows = &caption[caption
+        .iter()
+        .position(|r| r.starts_with("union of"))
+        .unwrap()..];
+    assert_eq!(
+        union_rows,
+        [
+            "union of branch_true, branch_false",
+            "[names]: the members that ran a node",
+            "dashed: not every member ran it",
+            "name@member: that member's own op under a label another used"
+        ]
+    );
+    assert!(union_rows.iter().all(|r| r.len() <= 70 && !r.contains('`')));
 }

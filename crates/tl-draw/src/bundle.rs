@@ -324,6 +324,11 @@ fn draw_union(
     graph: GraphKind,
 ) -> Result<Drawing, DrawError> {
     let joined = union(members)?;
+    let renamed = joined
+        .trace
+        .ops
+        .iter()
+        .any(|op| op.layer_label.contains('@'));
     let names: Vec<String> = members.iter().map(|m| m.name.clone()).collect();
     let count = names.len();
     let mark = move |node: &mut tl_style::StyledNode, ran_by: Option<&Vec<String>>| {
@@ -354,9 +359,18 @@ fn draw_union(
             mark(node, joined.ran_step.get(label));
         }
     }
-    drawing.add_caption(&[format!(
-        "union of {}: [..] lists the members that ran a node; dashed: not all of them; `@member` marks a member's own op under a label another member used",
-        names.join(", ")
-    )]);
+    // Short lines, each said only when the drawing shows it: one long caption line made the
+    // image far wider than the graph.
+    let mut caption = vec![
+        format!("union of {}", names.join(", ")),
+        "[names]: the members that ran a node".to_owned(),
+    ];
+    if drawing.styled.nodes.iter().any(|node| node.dashed) {
+        caption.push("dashed: not every member ran it".to_owned());
+    }
+    if renamed {
+        caption.push("name@member: that member's own op under a label another used".to_owned());
+    }
+    drawing.add_caption(&caption);
     Ok(drawing)
 }

@@ -61,6 +61,7 @@ pub(crate) fn union(members: &[&BundleMember]) -> Result<Union, DrawError> {
             &mut ran_step,
         );
     }
+    drop_alternative_slots(&mut merged);
     rebuild_links(&mut merged);
     merged.summary = merged.computed_summary();
     merged.validate().map_err(|error| {
@@ -123,14 +124,18 @@ fn join_ops(
             Some(i) => {
                 // The same node: it takes the parents this member gave it too.
                 let record = &mut merged.ops[i];
-                for parent in parents {
+                for (original, parent) in op.parents.iter().zip(parents) {
                     if !record.parents.contains(&parent) {
-                        let slot = record.parents.len() as u32;
-                        record.arg_slots.push(ArgSlot {
-                            parent: parent.clone(),
-                            arg: Some(vec![slot]),
-                            kwarg: None,
-                        });
+                        // The member's own argument slots for it, never a made-up one.
+                        record.arg_slots.extend(
+                            op.arg_slots
+                                .iter()
+                                .filter(|slot| slot.parent == *original)
+                                .map(|slot| ArgSlot {
+                                    parent: parent.clone(),
+                                    ..slot.clone()
+                                }),
+                        );
                         record.parents.push(parent);
                     }
                 }
@@ -171,6 +176,34 @@ fn join_ops(
         }
     }
     rename
+}
+
+/// Argument slots that different members filled with different parents (the output's
+/// `arg 0` was `relu` in one member and `neg` in another) are alternatives, not separate
+/// arguments: their `arg` labels would read as two inputs of one call, so they are
+/// dropped. Slots only one parent fills keep their labels.
+fn drop_alternative_slots(merged: &mut Trace) {
+    for op in &mut merged.ops {
+        let mut fillers: HashMap<(Option<Vec<u32>>, Option<String>), HashSet<&str>> =
+            HashMap::new();
+        for slot in &op.arg_slots {
+            if slot.arg.is_some() || slot.kwarg.is_some() {
+                fillers
+                    .entry((slot.arg.clone(), slot.kwarg.clone()))
+                    .or_default()
+                    .insert(slot.parent.as_str());
+            }
+        }
+        let shared: HashSet<(Option<Vec<u32>>, Option<String>)> = fillers
+            .into_iter()
+            .filter(|(_, parents)| parents.len() > 1)
+            .map(|(key, _)| key)
+            .collect();
+        if !shared.is_empty() {
+            op.arg_slots
+                .retain(|slot| !shared.contains(&(slot.arg.clone(), slot.kwarg.clone())));
+        }
+    }
 }
 
 /// Adds the modules `other` has and `merged` lacks, and their places in the tree.
