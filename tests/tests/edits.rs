@@ -73,17 +73,46 @@ fn the_cone_shades_everything_downstream_in_every_format() {
         3,
         "every arrow leaving the site, not the input's"
     );
-    for format in [OutputFormat::Png, OutputFormat::Pdf, OutputFormat::Svg] {
+    for format in [
+        OutputFormat::Png,
+        OutputFormat::Pdf,
+        OutputFormat::Svg,
+        OutputFormat::Eps,
+    ] {
         let with = coned.render(format).unwrap().bytes;
         let without = plain.render(format).unwrap().bytes;
         assert_ne!(with, without, "{format:?}: the cone is painted");
     }
-    // SVG with a cone is painted by cairo, so the shading is in the file itself.
+    // The SVG keeps its text as text (cairo's SVG had none, every glyph an outline), with
+    // the cone as translucent copies of the 4 nodes' shapes and the 3 arrows' lines and heads.
     let svg = String::from_utf8(coned.render(OutputFormat::Svg).unwrap().bytes).unwrap();
-    assert!(
-        svg.contains("fill-opacity") || svg.contains("opacity"),
-        "translucent shapes"
+    let plain_svg = String::from_utf8(plain.render(OutputFormat::Svg).unwrap().bytes).unwrap();
+    assert_eq!(
+        svg.matches("<text").count(),
+        plain_svg.matches("<text").count()
     );
+    assert!(svg.matches("<text").count() > 10);
+    let layer = &svg[svg.find("<g class=\"tl-cone\">").expect("a cone layer")..];
+    let layer = &layer[..layer.find("</g>").unwrap()];
+    assert_eq!(
+        layer.matches("fill-opacity=\"0.333\"").count(),
+        4 + 3,
+        "{layer}"
+    );
+    assert_eq!(layer.matches("<path").count(), 3, "{layer}");
+    let dtd = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..roxmltree::ParsingOptions::default()
+    };
+    roxmltree::Document::parse_with_options(&svg, dtd).expect("well-formed SVG");
+    // The DOT cannot carry a translucent layer: it says so, never silently.
+    assert!(coned
+        .dot
+        .lines()
+        .nth(1)
+        .unwrap()
+        .starts_with("// show_cone: 4 nodes and 3 arrows downstream of an edit are shaded"));
+    assert!(!plain.dot.contains("show_cone"));
     let error = draw(&trace("convnet"), &DrawOptions::default().show_cone(true)).unwrap_err();
     assert_eq!(error.code(), "surgery_evidence_missing");
 }

@@ -114,9 +114,9 @@ impl Drawing {
 
     /// The drawing's bytes in `format`, with any warnings. PDF, PNG, PostScript and EPS are
     /// painted with cairo; SVG comes from the layout engine, so its text stays text
-    /// (searchable, selectable), as in Graphviz's own SVG, with pictures inlined; a drawing
-    /// with a cone is painted by cairo in every format, so the shading looks the same in
-    /// each. JSON, xdot and plain are the layout engine's text, naming pictures as the DOT
+    /// (searchable, selectable), as in Graphviz's own SVG, with pictures inlined and a cone
+    /// laid over as translucent copies of the shaded shapes (cairo paints the same layer
+    /// into the other formats; the DOT says it in a comment). JSON, xdot and plain are the layout engine's text, naming pictures as the DOT
     /// does (`tl-draw-pictures/<hash>.png`, written beside the file).
     pub fn render(&self, format: OutputFormat) -> Result<Rendered, DrawError> {
         let unpainted = |bytes: Vec<u8>| Rendered {
@@ -177,7 +177,6 @@ impl Drawing {
         file_of: impl Fn(&NodePicture) -> String,
     ) -> Result<Rendered, DrawError> {
         let cairo_format = match format {
-            OutputFormat::Svg if self.cone.is_some() => tl_render_cairo::Format::Svg,
             OutputFormat::Svg => {
                 let mut svg = layout::render(dot, &["svg"], self.layout_engine)?.remove(0);
                 for picture in self.pictures() {
@@ -188,6 +187,9 @@ impl Drawing {
                         &reference,
                         &format!("xlink:href=\"data:image/png;base64,{data}\""),
                     );
+                }
+                if let Some(cone) = &self.cone {
+                    svg = crate::cone::shade_svg(&svg, cone);
                 }
                 return Ok(Rendered {
                     bytes: svg.into_bytes(),
@@ -435,8 +437,14 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
     }
     let cone = (options.show_cone && options.graph != GraphKind::Backward)
         .then(|| cone_shading(&index, &visible, &styled, &theme));
+    let mut dot = tl_dot_emit::emit(&styled);
+    if let Some(cone) = &cone {
+        // After the first comment line, which names the graph.
+        let second_line = dot.find('\n').map_or(0, |n| n + 1);
+        dot.insert_str(second_line, &crate::cone::dot_note(cone));
+    }
     Ok(Drawing {
-        dot: tl_dot_emit::emit(&styled),
+        dot,
         census: style.interventions.then(|| tl_style::edits::census(trace)),
         cone,
         styled,

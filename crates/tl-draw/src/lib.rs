@@ -16,6 +16,7 @@
 mod bundle;
 #[cfg(feature = "cli")]
 pub mod cli;
+mod cone;
 mod draw;
 mod error;
 pub mod guard;

@@ -183,9 +183,10 @@ fn join_ops(
 /// arguments: their `arg` labels would read as two inputs of one call, so they are
 /// dropped. Slots only one parent fills keep their labels.
 fn drop_alternative_slots(merged: &mut Trace) {
+    /// An argument position: `arg` path or keyword name.
+    type Slot = (Option<Vec<u32>>, Option<String>);
     for op in &mut merged.ops {
-        let mut fillers: HashMap<(Option<Vec<u32>>, Option<String>), HashSet<&str>> =
-            HashMap::new();
+        let mut fillers: HashMap<Slot, HashSet<&str>> = HashMap::new();
         for slot in &op.arg_slots {
             if slot.arg.is_some() || slot.kwarg.is_some() {
                 fillers
@@ -194,7 +195,7 @@ fn drop_alternative_slots(merged: &mut Trace) {
                     .insert(slot.parent.as_str());
             }
         }
-        let shared: HashSet<(Option<Vec<u32>>, Option<String>)> = fillers
+        let shared: HashSet<Slot> = fillers
             .into_iter()
             .filter(|(_, parents)| parents.len() > 1)
             .map(|(key, _)| key)
