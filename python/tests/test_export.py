@@ -290,3 +290,26 @@ def test_written_json_has_the_canonical_layout(name):
     for ours, theirs in lines:
         if ours != theirs:
             assert json.loads(ours.strip().rstrip(",")) == json.loads(theirs.strip().rstrip(","))
+
+
+def test_annotation_pictures_png_as_is_others_from_a_png_copy(tmp_path):
+    """The guide: "A PNG file is drawn as it is; any other picture is drawn from a PNG copy"
+    (before, every picture was re-encoded as a 128-pixel thumbnail)."""
+    png_path = tmp_path / "plot.png"
+    Image.new("RGBA", (300, 180), (200, 30, 30, 128)).save(png_path, pnginfo=None)
+    jpeg_path = tmp_path / "photo.jpg"
+    Image.new("RGB", (260, 140), (30, 90, 200)).save(jpeg_path, quality=90)
+    built = fixtures._photo()
+    trace = built["trace"]
+    trace.annotate("conv2d_1_1", image=str(png_path))
+    trace.annotate("linear_1_5", image=str(jpeg_path))
+    document = export_trace(trace, model=built["model"])
+    ops = {op["label"]: op for op in document["ops"]}
+    as_is = ops["conv2d_1_1:1"]["picture"]
+    assert as_is["source"] == "annotation"
+    assert base64.b64decode(as_is["png_base64"]) == png_path.read_bytes()
+    assert (as_is["width"], as_is["height"]) == (300, 180)
+    copied = ops["linear_1_5:1"]["picture"]
+    copy = Image.open(io.BytesIO(base64.b64decode(copied["png_base64"])))
+    assert copy.format == "PNG" and copy.size == (260, 140)
+    assert (copied["width"], copied["height"]) == (260, 140)

@@ -147,26 +147,62 @@ def _grad_summary(shape: Any, grad: Any) -> dict[str, Any] | None:
     return summary
 
 
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+#: The input photo is drawn as "a small thumbnail": its longest side in pixels.
+_THUMBNAIL_SIDE = 128
+
+
+def _picture_record(source: str, width: int, height: int, png: bytes) -> dict[str, Any]:
+    return {
+        "source": source,
+        "width": width,
+        "height": height,
+        "png_base64": base64.b64encode(png).decode("ascii"),
+    }
+
+
+def _png_file_as_is(image: Any, source: str) -> dict[str, Any] | None:
+    """A PNG file (a path, or a PIL image opened from one) as its own bytes: the guide's "a
+    PNG file is drawn as it is". None when it is not an unchanged PNG file."""
+    from PIL import Image
+
+    path = image if isinstance(image, (str, os.PathLike)) else None
+    if isinstance(image, Image.Image) and image.format == "PNG":
+        path = getattr(image, "filename", None) or None
+    if path is None or not os.path.isfile(path):
+        return None
+    with open(path, "rb") as file:
+        png = file.read()
+    if not png.startswith(_PNG_SIGNATURE):
+        return None
+    with Image.open(io.BytesIO(png)) as opened:
+        width, height = opened.size
+    return _picture_record(source, width, height, png)
+
+
 def _png_picture(image: Any, source: str) -> dict[str, Any] | None:
-    """A PIL image or a path to a picture, as a base64 PNG thumbnail (longest side 128 px)."""
+    """A PIL image or a path to a picture, as a base64 PNG. An annotation's PNG file is
+    drawn as it is; any other annotation from a PNG copy at its own size; the input photo
+    and feature-map grids as thumbnails (longest side 128 px)."""
     from PIL import Image
 
     if image is None:
         return None
+    if source == "annotation":
+        as_is = _png_file_as_is(image, source)
+        if as_is is not None:
+            return as_is
     if isinstance(image, (str, os.PathLike)):
         image = Image.open(image)
     if not isinstance(image, Image.Image):
         return None
-    image = image.convert("RGB")
-    image.thumbnail((128, 128))
+    image = image.convert("RGBA" if "A" in image.getbands() else "RGB")
+    if source != "annotation":
+        # The input photo is "a small thumbnail"; feature-map grids are drawn at that size too.
+        image.thumbnail((_THUMBNAIL_SIDE, _THUMBNAIL_SIDE))
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", optimize=True)
-    return {
-        "source": source,
-        "width": image.width,
-        "height": image.height,
-        "png_base64": base64.b64encode(buffer.getvalue()).decode("ascii"),
-    }
+    return _picture_record(source, image.width, image.height, buffer.getvalue())
 
 
 def _feature_map_picture(activation: Any, max_channels: int = 16) -> dict[str, Any] | None:
