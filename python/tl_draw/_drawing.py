@@ -83,7 +83,8 @@ class Drawing:
         return self._native.census
 
     def render(self, file_format: str = "svg") -> bytes:
-        """The drawing's bytes in ``file_format`` (``svg``, ``png``, ``pdf``, ``svgz``, ``ps``, ``eps``, ``dot``, ``json``, ``xdot`` or ``plain``)."""
+        """The drawing's bytes in ``file_format``: ``svg``, ``png``, ``pdf``, ``svgz``, ``ps``,
+        ``eps``, ``dot``, ``json``, ``xdot`` or ``plain``."""
         data, _warnings = self._native.render(file_format)
         return data
 
