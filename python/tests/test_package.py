@@ -206,3 +206,67 @@ def test_a_notebook_shows_the_drawing_inline(tmp_path: Path) -> None:
     outputs = [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs]
     svgs = [o["data"]["image/svg+xml"] for o in outputs if "data" in o and "image/svg+xml" in o["data"]]
     assert svgs and "<svg" in svgs[-1] and "ConvNet" in svgs[-1]
+
+
+def _fnv1a(data: bytes) -> int:
+    value = 0xCBF29CE484222325
+    for byte in data:
+        value = ((value ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return value
+
+
+def _node_line(dot: str, name: str) -> str:
+    return next(line for line in dot.splitlines() if f"<B>{name}</B>" in line)
+
+
+def test_feature_map_grids_from_torchlens_draw_inside_their_nodes(convnet: object) -> None:
+    """The guide: "tl.viz.feature_maps renders a saved activation as an image grid" in the
+    node: TorchLens's own producer, spec.replace(image=...) and its placement hints."""
+    tl.viz.feature_map_evolution(convnet)
+    drawing = tl_draw.draw(convnet, node_spec_fn=tl.viz.feature_map_node_spec())
+    conv = _node_line(drawing.dot, "conv2d_1_1")
+    assert "<IMG" in conv and "shape=box" in conv and "rounded" in conv
+    assert "@features.0.conv" not in conv, "TorchLens's producer keeps only the caption row"
+    assert not drawing.render("png").startswith(b"<")
+    assert drawing.svg().count("data:image/png;base64,") == drawing.dot.count("<IMG") >= 4
+
+
+def test_an_mds_scatter_of_a_layer_draws_inside_its_node() -> None:
+    """The guide: node_spec_fn is "how a plot of a layer's representation (an MDS scatter, an
+    RDM) ends up inside its node"."""
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(6, 8), torch.nn.ReLU(), torch.nn.Linear(8, 3))
+    trace = tl.trace(model, torch.randn(10, 6))
+    tl.repgeom.mds_evolution(trace)
+    drawing = tl_draw.draw(trace, node_spec_fn=tl.repgeom.mds_scatter_node_spec())
+    assert "<IMG" in _node_line(drawing.dot, "relu_1_2")
+    assert drawing.dot.count("<IMG") == drawing.node_count
+
+
+def test_a_hook_puts_any_picture_in_a_node_png_as_is(convnet: object, tmp_path: Path) -> None:
+    from PIL import Image
+
+    png = tmp_path / "plot.png"
+    Image.new("RGB", (40, 30), (10, 120, 200)).save(png)
+    jpeg = tmp_path / "plot.jpg"
+    Image.new("RGB", (50, 20), (200, 120, 10)).save(jpeg)
+    pictures = {"conv2d_1_1": str(png), "relu_1_4": str(jpeg), "linear_1_11": Image.new("L", (16, 16), 128)}
+
+    def picture(layer: object, spec: tl_draw.NodeSpec) -> tl_draw.NodeSpec | None:
+        image = pictures.get(layer.layer_label)
+        return None if image is None else spec.replace(image=image)
+
+    drawing = tl_draw.draw(convnet, node_spec_fn=picture)
+    for name in pictures:
+        line = _node_line(drawing.dot, name)
+        assert "<IMG" in line and "shape=box" in line, f"{name}: a box with its picture"
+    # Pictures are named by an FNV-1a hash of their bytes: the PNG file's own bytes.
+    assert f"tl-picture-{_fnv1a(png.read_bytes()):016x}.png" in _node_line(drawing.dot, "conv2d_1_1")
+    assert f"tl-picture-{_fnv1a(jpeg.read_bytes()):016x}.png" not in drawing.dot, "a JPEG is copied"
+
+    def broken(layer: object, spec: tl_draw.NodeSpec) -> tl_draw.NodeSpec:
+        return spec.replace(image=str(tmp_path / "notes.txt"))
+
+    (tmp_path / "notes.txt").write_text("not a picture")
+    with pytest.raises(Exception, match="cannot identify image file|not a picture"):
+        tl_draw.draw(convnet, node_spec_fn=broken)

@@ -4,8 +4,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
+import io
 import math
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -30,6 +33,11 @@ class NodeSpec:
     height: float | None = None
     fixedsize: str | None = None
     extra_attrs: dict[str, str] = field(default_factory=dict)
+
+    def replace(self, **changes: Any) -> NodeSpec:
+        """A copy with ``changes`` applied, as TorchLens's ``NodeSpec.replace`` (its node
+        producers, ``tl.viz.feature_map_node_spec()`` and the MDS/RDM ones, return one)."""
+        return dataclasses.replace(self, **changes)
 
 
 @dataclass(frozen=True)
@@ -64,6 +72,32 @@ def _spec_of(raw: dict[str, Any]) -> NodeSpec:
     return spec
 
 
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+#: Graphviz placement hints TorchLens's picture producers set beside ``image=``
+#: (``imagescale``, ``labelloc``, ``fixedsize``, ``margin``): tl-draw always draws a picture
+#: in its own cell above the rows at its own size, so with a picture they ask for nothing.
+_PICTURE_HINTS = frozenset({"imagescale", "labelloc", "fixedsize", "margin"})
+
+
+def picture_png(image: Any) -> bytes:
+    """A node picture as PNG bytes: a PNG file as it is, any other image file (JPEG, WebP, ...)
+    or PIL image as a PNG copy, as the guide draws ``annotate(image=...)`` pictures."""
+    if isinstance(image, (str, os.PathLike)):
+        with open(image, "rb") as file:
+            data = file.read()
+        if data.startswith(_PNG_SIGNATURE):
+            return data
+        from PIL import Image
+
+        image = Image.open(io.BytesIO(data))
+    if hasattr(image, "save") and hasattr(image, "getbands"):
+        buffer = io.BytesIO()
+        image.convert("RGBA" if "A" in image.getbands() else "RGB").save(buffer, format="PNG")
+        return buffer.getvalue()
+    raise TypeError(f"NodeSpec.image takes the path of an image file or a PIL image; it was a {type(image).__name__}")
+
+
 def _changes(before: dict[str, Any], spec: NodeSpec) -> dict[str, Any]:
     """The attributes ``spec`` changed, as the Rust core reads them."""
     if not isinstance(spec, NodeSpec):
@@ -77,10 +111,15 @@ def _changes(before: dict[str, Any], spec: NodeSpec) -> dict[str, Any]:
             peripheries = extra.pop("peripheries", None)
             if peripheries is not None and str(peripheries) != str(before.get("peripheries", 1)):
                 changed["peripheries"] = str(peripheries)
+            if spec.image is not None:
+                extra = {key: hint for key, hint in extra.items() if key not in _PICTURE_HINTS}
             # Anything else would be dropped silently: let the core name it.
             changed.update(extra)
-        elif name in ("image", "fixedsize"):
+        elif name == "image":
             if value is not None:
+                changed[name] = picture_png(value)
+        elif name == "fixedsize":
+            if value is not None and spec.image is None:
                 changed[name] = value
         elif value != before.get(name):
             changed[name] = list(value) if name == "lines" else value

@@ -7,8 +7,10 @@
 use std::sync::{Arc, Mutex, PoisonError};
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
-use tl_draw::{Fill, NodeContext, NodeKind, OpRecord, Row, Shape, StyledNode, ValueSource};
+use pyo3::types::{PyBytes, PyDict, PyList};
+use tl_draw::{
+    Fill, NodeContext, NodeKind, NodePicture, OpRecord, Row, Shape, StyledNode, ValueSource,
+};
 
 /// The first exception raised by a user callable during one drawing.
 #[derive(Clone, Default)]
@@ -235,6 +237,22 @@ fn apply(py: Python<'_>, changes: &Bound<'_, PyAny>, node: &mut StyledNode) -> P
                 node.peripheries = (count != 1).then_some(count);
             }
             "tooltip" => node.tooltip = value.extract()?,
+            // `spec.image`: the Python side hands over the picture as PNG bytes.
+            "image" => {
+                let png = value.cast::<PyBytes>().map_err(|_| {
+                    crate::errors::raise(py, "node_spec_value_invalid", "node_spec_fn set image= to something that is not a picture file")
+                })?;
+                let png = png.as_bytes();
+                let (width, height) = png_size(png).ok_or_else(|| {
+                    crate::errors::raise(py, "node_spec_value_invalid", "node_spec_fn set image= to a file that is not a picture; give the path of a PNG, JPEG or other image file")
+                })?;
+                node.picture = Some(NodePicture::new(png.to_vec(), width, height));
+                // The guide: a node carrying a picture is a box with the picture in its own cell.
+                if node.shape == Shape::Oval {
+                    node.shape = Shape::Box;
+                }
+                node.rounded = true;
+            }
             "width" | "height" => {
                 let size: Option<f64> = value.extract()?;
                 let (mut width, mut height) = node.min_size.unwrap_or((0.0, 0.0));
@@ -250,11 +268,22 @@ fn apply(py: Python<'_>, changes: &Bound<'_, PyAny>, node: &mut StyledNode) -> P
                     py,
                     "node_spec_value_invalid",
                     &format!(
-                        "node_spec_fn returned the attribute {other:?}, which tl-draw cannot draw; use lines, shape, fillcolor, fontcolor, color, style, penwidth, peripheries, tooltip, width or height"
+                        "node_spec_fn returned the attribute {other:?}, which tl-draw cannot draw; use lines, shape, fillcolor, fontcolor, color, style, penwidth, peripheries, tooltip, image, width or height"
                     ),
                 ))
             }
         }
     }
     Ok(())
+}
+
+/// A PNG's width and height from its header, or `None` when `png` is not a PNG.
+fn png_size(png: &[u8]) -> Option<(u32, u32)> {
+    const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+    if !png.starts_with(SIGNATURE) || png.get(12..16)? != b"IHDR" {
+        return None;
+    }
+    let word = |at: usize| Some(u32::from_be_bytes(png.get(at..at + 4)?.try_into().ok()?));
+    let (width, height) = (word(16)?, word(20)?);
+    (width > 0 && height > 0).then_some((width, height))
 }

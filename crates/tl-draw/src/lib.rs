@@ -40,7 +40,7 @@ pub use tl_collapse::BufferVisibility;
 pub use tl_collapse::NodeKind;
 pub use tl_render_cairo::Rendered;
 pub use tl_style::encoding::ValueSource;
-pub use tl_style::{Direction, Fill, LabelField, NodeStyle, Row, Shape, StyledNode};
+pub use tl_style::{Direction, Fill, LabelField, NodePicture, NodeStyle, Row, Shape, StyledNode};
 pub use tl_trace_model::{
     Bundle, BundleMember, DeltaOn, Document, OpKind, OpRecord, Trace, TraceError, BUNDLE_FORMAT,
     FORMAT_VERSION,
