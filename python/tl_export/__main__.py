@@ -22,6 +22,11 @@ def main(argv: list[str] | None = None) -> int:
     real = commands.add_parser("real-models", help="trace and export the real architectures")
     real.add_argument("out_dir", help="folder for <name>.json")
     real.add_argument("names", nargs="*", help=f"only these ({', '.join(m.name for m in REAL_MODELS)})")
+    references = commands.add_parser(
+        "real-references", help="only TorchLens's auto and max drawings of the real architectures"
+    )
+    references.add_argument("out_dir", help="folder for reference/<name>.<level>.dot")
+    references.add_argument("names", nargs="*", help="only these")
     commands.add_parser("list", help="list the fixtures and the real architectures")
     names = commands.add_parser("list-names", help="the names one build command knows, one a line")
     names.add_argument("of", choices=["fixtures", "real-models"])
@@ -47,7 +52,9 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(f.name for f in FIXTURES) if args.of == "fixtures" else "\n".join(m.name for m in REAL_MODELS))
         return 0
     fixture_names, real_names = {f.name for f in FIXTURES}, {m.name for m in REAL_MODELS}
-    known = {"fixtures": fixture_names, "real-models": real_names}.get(args.command, fixture_names | real_names)
+    known = {"fixtures": fixture_names, "real-models": real_names, "real-references": real_names}.get(
+        args.command, fixture_names | real_names
+    )
     unknown = sorted(set(args.names) - known)
     if unknown:
         parser.error(f"unknown model(s) {', '.join(unknown)}; `python -m tl_export list` names them")
@@ -62,6 +69,12 @@ def main(argv: list[str] | None = None) -> int:
 
         for result in compare_in_process(args.names, args.collapse.split(","), args.runs):
             print(json.dumps(result), flush=True)
+        return 0
+    if args.command == "real-references":
+        from .fixtures import build_real_references
+
+        for path in build_real_references(args.out_dir, args.names or None):
+            print(path)
         return 0
     if args.command == "real-models":
         for path in build_real(args.out_dir, args.names or None):

@@ -241,15 +241,21 @@ def canonical_json(document: dict[str, Any]) -> str:
     return laid_open(document, 0)
 
 
-def reference_dot(trace: Any, backward: bool = False) -> str:
-    """TorchLens 2.36.1's own DOT source of the default drawing (needs Graphviz's ``dot``)."""
+def reference_dot(trace: Any, backward: bool = False, collapse: str = "none") -> str:
+    """TorchLens 2.36.1's own DOT source of the default drawing, or of ``collapse="auto"`` /
+    ``"max"`` (needs Graphviz's ``dot``)."""
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "reference")
         if backward:
             source = trace.draw_backward(vis_outpath=path, vis_save_only=True, vis_fileformat="svg")
         else:
-            source = trace.draw(vis_outpath=path, vis_save_only=True, vis_fileformat="svg")
+            source = trace.draw(vis_outpath=path, vis_save_only=True, vis_fileformat="svg", collapse=collapse)
     return str(source)
+
+
+#: The collapsed levels whose TorchLens drawings are kept beside each real architecture's
+#: default one (``reference/<name>.<level>.dot``).
+REFERENCE_LEVELS = ("auto", "max")
 
 
 def build(out_dir: str, names: list[str] | None = None) -> list[str]:
@@ -308,6 +314,32 @@ def build_real(out_dir: str, names: list[str] | None = None) -> list[str]:
             reference = os.path.join(out_dir, "reference", f"{model.name}.dot")
             write_text(reference, reference_dot(built["trace"]))
             written.append(reference)
+            written.extend(write_collapsed_references(built["trace"], out_dir, model.name))
+    return written
+
+
+def write_collapsed_references(trace: Any, out_dir: str, name: str) -> list[str]:
+    """TorchLens's drawings of ``trace`` at each of ``REFERENCE_LEVELS``, as
+    ``reference/<name>.<level>.dot``; returns the files written."""
+    written = []
+    for level in REFERENCE_LEVELS:
+        reference = os.path.join(out_dir, "reference", f"{name}.{level}.dot")
+        write_text(reference, reference_dot(trace, collapse=level))
+        written.append(reference)
+    return written
+
+
+def build_real_references(out_dir: str, names: list[str] | None = None) -> list[str]:
+    """Only TorchLens's collapsed drawings of the real architectures (their traces are
+    rebuilt the same way, seed 0, so the graphs are those of the committed traces)."""
+    from .real_models import REAL_MODELS, trace_real
+
+    warnings.filterwarnings("ignore")
+    written = []
+    for model in REAL_MODELS:
+        if (names and model.name not in names) or not model.reference:
+            continue
+        written.extend(write_collapsed_references(trace_real(model.name)["trace"], out_dir, model.name))
     return written
 
 
