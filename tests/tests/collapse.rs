@@ -307,3 +307,29 @@ fn rolled_drawings_take_the_collapse_plan_folds_and_focus() {
         ]
     );
 }
+
+/// A residual arrow passing a block's box runs inside the block's frame: the frames such
+/// long arrows enter or leave get a wider margin (36 pt, else 20) so the arrow is not
+/// squeezed against the border; frames no long arrow crosses keep the usual margin.
+#[test]
+fn frames_crossed_by_long_arrows_leave_them_room() {
+    let half = draw(
+        &trace("stack8"),
+        &DrawOptions::default().collapse(Collapse::Level(0.5)),
+    )
+    .unwrap();
+    let blocks: Vec<_> = half
+        .styled
+        .clusters
+        .iter()
+        .filter(|c| c.title.starts_with("@blocks."))
+        .collect();
+    assert_eq!(blocks.len(), 8);
+    assert!(
+        blocks.iter().all(|c| c.margin == 36),
+        "every block has a skip arrow"
+    );
+    assert_eq!(half.dot.matches("margin=36").count(), 8);
+    let convnet = draw(&trace("convnet"), &DrawOptions::default()).unwrap();
+    assert!(convnet.styled.clusters.iter().all(|c| c.margin == 20));
+}

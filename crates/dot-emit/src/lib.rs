@@ -340,11 +340,12 @@ fn cluster_block(
     // `labeljust=l` comes from the root graph.
     let _ = writeln!(
         out,
-        "{inner}color={} fillcolor={} fontcolor={} label={} labelloc={top} margin=20 penwidth={} style={}",
+        "{inner}color={} fillcolor={} fontcolor={} label={} labelloc={top} margin={} penwidth={} style={}",
         quote(&cluster.border),
         quote(&cluster.fill),
         quote(&cluster.font_color),
         left_lines(&caption, &cluster.font_color),
+        cluster.margin,
         cluster.penwidth,
         quote(if cluster.dashed { "filled,dashed" } else { "filled,solid" })
     );

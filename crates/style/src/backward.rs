@@ -75,6 +75,7 @@ pub(crate) fn backward_parts(
                 fill: theme.page.clone(),
                 border: BACKWARD_INK.to_owned(),
                 font_color: theme.font_color.clone(),
+                margin: FRAME_MARGIN,
             })
             .collect()
     } else {

@@ -1486,5 +1486,6 @@ fn styled_cluster(
         fill: theme.cluster_fill.clone(),
         border: theme.cluster_border.clone(),
         font_color: theme.font_color.clone(),
+        margin: FRAME_MARGIN,
     }
 }

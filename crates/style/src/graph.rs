@@ -242,7 +242,13 @@ pub struct StyledCluster {
     pub border: String,
     /// Caption colour.
     pub font_color: String,
+    /// Space between the frame and what it holds, in points (wider where long arrows run
+    /// beside the contents).
+    pub margin: u32,
 }
+
+/// The usual space between a module frame and what it holds, in points.
+pub const FRAME_MARGIN: u32 = 20;
 
 /// One line of the key.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -427,6 +427,7 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
     }
     tl_style::make_ids_unique(&mut styled.nodes);
     place_pictures(&mut styled)?;
+    crate::frames::widen_crossed_frames(&mut styled);
     let cost = crate::guard::layout_cost(&styled);
     if cost.total() > options.max_layout_cost && !options.force {
         return Err(DrawError::TooCostly {

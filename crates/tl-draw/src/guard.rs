@@ -37,6 +37,28 @@ impl LayoutCost {
 /// on the arrow (not floating) makes the layout split every rank in two, as Graphviz does,
 /// so spans double. Linear in nodes and arrows.
 pub fn layout_cost(graph: &StyledGraph) -> LayoutCost {
+    let rank = estimated_ranks(graph);
+    let ranked_labels = graph
+        .edges
+        .iter()
+        .any(|edge| !edge.label.is_empty() && !edge.label_floats);
+    let scale = if ranked_labels { 2 } else { 1 };
+    let virtual_nodes = graph
+        .edges
+        .iter()
+        .map(|edge| {
+            let span = rank[edge.from].abs_diff(rank[edge.to]).max(1);
+            (span * scale).saturating_sub(1)
+        })
+        .fold(0usize, usize::saturating_add);
+    LayoutCost {
+        nodes: graph.nodes.len(),
+        virtual_nodes,
+    }
+}
+
+/// The rank of every node as a layered layout will roughly place it (see [`layout_cost`]).
+pub(crate) fn estimated_ranks(graph: &StyledGraph) -> Vec<usize> {
     let mut rank = vec![0usize; graph.nodes.len()];
     // Edges in the order of their source, so one pass ranks every forward arrow.
     let mut forward: Vec<(usize, usize)> = graph
@@ -63,23 +85,7 @@ pub fn layout_cost(graph: &StyledGraph) -> LayoutCost {
             rank[node] = lowest_child[node] - 1;
         }
     }
-    let ranked_labels = graph
-        .edges
-        .iter()
-        .any(|edge| !edge.label.is_empty() && !edge.label_floats);
-    let scale = if ranked_labels { 2 } else { 1 };
-    let virtual_nodes = graph
-        .edges
-        .iter()
-        .map(|edge| {
-            let span = rank[edge.from].abs_diff(rank[edge.to]).max(1);
-            (span * scale).saturating_sub(1)
-        })
-        .fold(0usize, usize::saturating_add);
-    LayoutCost {
-        nodes: graph.nodes.len(),
-        virtual_nodes,
-    }
+    rank
 }
 
 #[cfg(test)]

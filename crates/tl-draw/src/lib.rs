@@ -19,6 +19,7 @@ pub mod cli;
 mod cone;
 mod draw;
 mod error;
+mod frames;
 pub mod guard;
 pub mod keywords;
 mod layout;
