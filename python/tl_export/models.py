@@ -66,6 +66,23 @@ class Recurrent(nn.Module):
         return h
 
 
+class CellLoop(nn.Module):
+    """An ``nn.LSTMCell`` run over three time steps, fed its own ``(h, c)``: a leaf module
+    with two outputs, called with a tuple argument."""
+
+    def __init__(self):
+        super().__init__()
+        self.cell = nn.LSTMCell(4, 8)
+        self.head = nn.Linear(8, 2)
+
+    def forward(self, x):
+        h = torch.zeros(x.shape[1], 8)
+        c = torch.zeros(x.shape[1], 8)
+        for t in range(x.shape[0]):
+            h, c = self.cell(x[t], (h, c))
+        return self.head(h)
+
+
 class MLP(nn.Module):
     def __init__(self, width: int):
         super().__init__()

@@ -333,3 +333,45 @@ fn frames_crossed_by_long_arrows_leave_them_room() {
     let convnet = draw(&trace("convnet"), &DrawOptions::default()).unwrap();
     assert!(convnet.styled.clusters.iter().all(|c| c.margin == 20));
 }
+
+/// A leaf module with two outputs fed from outside (`nn.LSTMCell` returning `(h, c)`):
+/// each output is the module's rectangle with its address row (`@cell:1`), with no frame,
+/// as TorchLens draws it (the node-by-node test compares the rest); rolled, the same with
+/// `(x3)`. The arrows from one step's `(h, c)` into the next keep their argument positions
+/// (2.36.1 drops them for a parent layer that ran several times: docs/decisions.md).
+#[test]
+fn a_leaf_module_with_two_outputs_draws_each_as_its_rectangle() {
+    let loop_trace = trace("cell_loop");
+    let unrolled = draw(&loop_trace, &DrawOptions::default()).unwrap();
+    assert!(
+        unrolled.styled.clusters.is_empty(),
+        "no frame around a leaf's outputs"
+    );
+    for step in 1..=3 {
+        for layer in ["lstmcell_1_4", "lstmcell_2_5"] {
+            let node = unrolled
+                .styled
+                .nodes
+                .iter()
+                .find(|n| n.rows[0].text == format!("{layer}:{step}"))
+                .unwrap();
+            assert_eq!(node.shape, Shape::Box);
+            assert_eq!(node.rows.last().unwrap().text, format!("@cell:{step}"));
+        }
+    }
+    let into_step_2: Vec<String> = unrolled
+        .styled
+        .edges
+        .iter()
+        .filter(|e| unrolled.styled.nodes[e.to].id == "lstmcell_1_4pass2")
+        .flat_map(|e| e.head_label.clone())
+        .collect();
+    assert_eq!(into_step_2, ["arg 0", "arg (1, 0)", "arg (1, 1)"]);
+    let rolled = draw(&loop_trace, &DrawOptions::default().rolled(true)).unwrap();
+    assert!(rolled.styled.clusters.is_empty());
+    let titles = titles(&rolled.styled);
+    assert!(
+        titles.contains(&"lstmcell_1_4 (x3)".to_owned()),
+        "{titles:?}"
+    );
+}

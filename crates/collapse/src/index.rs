@@ -93,4 +93,30 @@ impl<'t> TraceIndex<'t> {
     pub fn module(&self, address: &str) -> Option<usize> {
         self.tree.id(address).map(|id| id as usize)
     }
+
+    /// Whether op `i` is one of several outputs of a leaf module's call that does nothing
+    /// else (an `nn.LSTMCell` returning `(h, c)`): every operation of the call is an output
+    /// of it, fed only from outside. Like a leaf module's single operation, each such output
+    /// is drawn as the module's rectangle with its address row, with no frame around them.
+    pub fn is_leaf_output(&self, i: usize) -> bool {
+        let Some(&call) = self.stack(i).last() else {
+            return false;
+        };
+        let record = &self.trace.module_calls[call];
+        if !self.module_children(self.call_module(call)).is_empty() || record.ops.len() < 2 {
+            return false;
+        }
+        record.ops.iter().all(|label| {
+            let Some(op) = self.op(label) else {
+                return false;
+            };
+            let own = &self.trace.ops[op];
+            own.kind == tl_trace_model::OpKind::Op
+                && own.output_of_calls.contains(&record.label)
+                && self
+                    .parents(op)
+                    .iter()
+                    .all(|&parent| self.stack(parent).last() != Some(&call))
+        })
+    }
 }

@@ -280,7 +280,7 @@ pub fn hidden_ops(index: &TraceIndex<'_>, buffers: BufferVisibility) -> Vec<bool
 /// (a ConvBlock's final relu) stays in the box, where the guide counts it ("4 ops + 6
 /// buffers"): drawn beside it, it would show nothing the box does not.
 pub(crate) fn surfaces(index: &TraceIndex<'_>, i: usize) -> bool {
-    if !index.trace.ops[i].is_atomic_module {
+    if !index.trace.ops[i].is_atomic_module && !index.is_leaf_output(i) {
         return false;
     }
     let Some(&own) = index.stack(i).last() else {
@@ -523,10 +523,14 @@ pub fn visible_graph_with(
         let boxed =
             |call: usize| boxed_addresses.contains(trace.module_calls[call].address.as_str());
         let stack = index.stack(i);
-        let open = stack
+        let mut open = stack
             .iter()
             .position(|&call| boxed(call))
             .unwrap_or(stack.len());
+        if open == stack.len() && index.is_leaf_output(i) {
+            // Each output is the module's rectangle: no frame around the call.
+            open -= 1;
+        }
         chains.push(stack[..open].to_vec());
         node_of_op[i] = Some(nodes.len() - 1);
     }

@@ -179,8 +179,13 @@ pub fn rolled_graph_with(
             ),
             RolledKey::Stub(..) => Some(String::new()),
         };
-        let addresses = index
-            .stack(first)
+        // A leaf module's several outputs are its rectangles, with no frame around them.
+        let stack = index.stack(first);
+        let stack = match key {
+            RolledKey::Layer(_) if index.is_leaf_output(first) => &stack[..stack.len() - 1],
+            _ => stack,
+        };
+        let addresses = stack
             .iter()
             .map(|&call| trace.module_calls[call].address.as_str());
         let enclosing: Vec<&str> = match &anchor {

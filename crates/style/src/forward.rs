@@ -592,7 +592,7 @@ fn is_module_rectangle(
     if op.kind != OpKind::Op {
         return false;
     }
-    if op.is_atomic_module {
+    if op.is_atomic_module || index.shared.is_leaf_output(op_index) {
         return true;
     }
     if buffers == BufferVisibility::Always {
