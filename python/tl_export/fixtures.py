@@ -196,7 +196,7 @@ FIXTURES = [
     Fixture("branch_true", "if x.mean() > 0 taken: relu(pos(x))", _branch(1.0)),
     Fixture("branch_false", "if x.mean() > 0 not taken: -neg(x)", _branch(-1.0)),
     Fixture("recurrent", "one cell run three times", _recurrent),
-    Fixture("cell_loop", "an LSTMCell over three steps, fed its own (h, c): a leaf module with two outputs", _cell_loop),
+    Fixture("cell_loop", "an LSTMCell over three steps fed its own (h, c): a leaf with two outputs", _cell_loop),
     Fixture("stack8", "8 residual blocks (layer norm + MLP + add)", _stack(8)),
     Fixture("stack40", "40 residual blocks", _stack(40)),
     Fixture("frozen", "a frozen layer and a layer with frozen weight, trainable bias", _frozen),
