@@ -151,3 +151,28 @@ fn a_drawing_over_the_layout_cost_is_refused_with_the_remedies() {
     )
     .is_ok());
 }
+
+/// A box is named after the outermost module holding its operations: UNet's `inc` is a
+/// DoubleConv whose only child `net` (a Sequential) holds the same operations, and `max`
+/// boxes it as `@inc (DoubleConv)`, never `@inc.net (Sequential)`.
+#[test]
+fn boxes_take_the_name_of_the_outermost_module_holding_their_operations() {
+    let unet = Trace::load(real("unet")).unwrap();
+    let drawing = draw(
+        &unet,
+        &DrawOptions::default().collapse(tl_draw::Collapse::Max),
+    )
+    .unwrap();
+    let boxes: Vec<(&str, &str)> = drawing
+        .styled
+        .nodes
+        .iter()
+        .filter(|node| node.shape == tl_draw::Shape::Box3d)
+        .map(|node| (node.rows[0].text.as_str(), node.rows[1].text.as_str()))
+        .collect();
+    assert!(boxes.contains(&("@inc", "DoubleConv")), "{boxes:?}");
+    assert!(
+        !boxes.iter().any(|(title, _)| title.contains(".net")),
+        "{boxes:?}"
+    );
+}

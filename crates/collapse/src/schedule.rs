@@ -258,6 +258,25 @@ impl<'i, 't> Facts<'i, 't> {
         module.parent.is_some() && count > 1 && !wrapper && saving > 0
     }
 
+    /// The outermost module holding exactly the operations of `id`: its parent while the
+    /// parent only wraps it (one child, no operations of its own). A box is named after it
+    /// (`@inc (DoubleConv)`, not its only child `@inc.net (Sequential)`); the top-level
+    /// model is never one.
+    fn outermost_wrapper(&self, mut id: ModuleId) -> ModuleId {
+        let tree = self.tree();
+        while let Some(parent) = tree.record(id).parent.as_deref().and_then(|p| tree.id(p)) {
+            let record = tree.record(parent);
+            let wraps = record.parent.is_some()
+                && record.children.len() == 1
+                && tree.op_count_of(parent) == tree.op_count_of(id);
+            if !wraps {
+                break;
+            }
+            id = parent;
+        }
+        id
+    }
+
     /// Boxes from the top down wherever a box hides at most `limit` of the operations.
     fn frontier(&self, limit: f64) -> Vec<String> {
         let tree = self.tree();
@@ -270,7 +289,7 @@ impl<'i, 't> Facts<'i, 't> {
             let id = index as ModuleId;
             let share = tree.op_count_of(id) as f64 / self.total_ops as f64;
             if share <= limit && self.boxable(id) {
-                boxes.push(tree.record(id).address.clone());
+                boxes.push(tree.record(self.outermost_wrapper(id)).address.clone());
             } else {
                 stack.extend(self.children_flow.row(index).iter().rev());
             }
