@@ -176,3 +176,46 @@ fn boxes_take_the_name_of_the_outermost_module_holding_their_operations() {
         "{boxes:?}"
     );
 }
+
+/// `max` capsules runs of operations across module frames, as the guide's "the modules it
+/// spans" says and TorchLens does: ViT's patch embedding, class token and the encoder's
+/// first add and dropout are one capsule of 7 operations (before, only the 3 inside
+/// `@conv_proj`, and `max` drew 14 nodes); a capsule of an encoder's layers sits in the
+/// `@encoder.layers` frame that holds them.
+#[test]
+fn max_capsules_runs_of_operations_across_module_frames() {
+    let vit = Trace::load(real("vit_b_16")).unwrap();
+    let drawing = draw(
+        &vit,
+        &DrawOptions::default().collapse(tl_draw::Collapse::Max),
+    )
+    .unwrap();
+    let styled = &drawing.styled;
+    let titles: Vec<&str> = styled
+        .nodes
+        .iter()
+        .map(|n| n.rows[0].text.as_str())
+        .collect();
+    assert!(
+        titles.contains(
+            &"conv2d_1_1 ... dropout_1_7 -- 7 ops -- spans @conv_proj, @encoder, @encoder.dropout"
+        ),
+        "{titles:?}"
+    );
+    assert!(
+        styled.nodes.len() <= 8,
+        "{} nodes: {titles:?}",
+        styled.nodes.len()
+    );
+    let capsule = styled
+        .nodes
+        .iter()
+        .find(|n| {
+            n.rows[0]
+                .text
+                .starts_with("encoder.layers.encoder_layer_0-")
+        })
+        .expect("a capsule of encoder layers");
+    let frame = &styled.clusters[capsule.cluster.expect("inside a frame")];
+    assert_eq!(frame.title, "@encoder.layers");
+}

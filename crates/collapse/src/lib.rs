@@ -667,12 +667,6 @@ fn group_node(
     group: &Group<'_>,
 ) -> (NodeKind, String) {
     let trace = index.trace;
-    let parent_of = |address: &str| {
-        address
-            .rsplit_once('.')
-            .map(|(parent, _)| parent.to_owned())
-            .unwrap_or_default()
-    };
     match group {
         Group::Box(address, call) => (
             NodeKind::ModuleBox(ModuleBox {
@@ -686,7 +680,9 @@ fn group_node(
         ),
         Group::Segment(index) => {
             let members = plan.expect("segments come from a plan").segments[*index].clone();
-            let anchor = parent_of(&members[0]);
+            // Inside the frames of its members' parent (a capsule of `encoder.layers`'
+            // children sits in the `@encoder.layers` frame, as rolled drawings put it).
+            let anchor = members[0].clone();
             (
                 NodeKind::Segment(Segment {
                     members,
@@ -708,16 +704,35 @@ fn group_node(
                 fold[0].clone(),
             )
         }
-        // Anchored at the first op's own module: the capsule stays in the clusters its
-        // operations share (the planner only joins ops of one cluster).
+        // Anchored at the deepest module all its operations ran in: the capsule stays in the
+        // clusters they share (a run may cross module frames).
         Group::OpSegment(segment) => {
-            let first = &plan.expect("op segments come from a plan").op_segments[*segment][0];
-            let op = &trace.ops[index.op(first).expect("planned ops exist")];
-            let anchor = op
-                .modules
-                .last()
-                .and_then(|call| call.rsplit_once(':'))
-                .map_or_else(String::new, |(address, _)| format!("{address}."));
+            let ops = &plan.expect("op segments come from a plan").op_segments[*segment];
+            let innermost = |label: &String| {
+                let op = &trace.ops[index.op(label).expect("planned ops exist")];
+                op.modules
+                    .last()
+                    .and_then(|call| call.rsplit_once(':'))
+                    .map_or("", |(address, _)| address)
+            };
+            let mut shared = innermost(&ops[0]);
+            for label in &ops[1..] {
+                let other = innermost(label);
+                let holds = |module: &str| {
+                    module.is_empty()
+                        || other == module
+                        || other.starts_with(module)
+                            && other.as_bytes().get(module.len()) == Some(&b'.')
+                };
+                while !holds(shared) {
+                    shared = shared.rsplit_once('.').map_or("", |(parent, _)| parent);
+                }
+            }
+            let anchor = if shared.is_empty() {
+                String::new()
+            } else {
+                format!("{shared}.")
+            };
             (NodeKind::OpSegment(Vec::new()), anchor)
         }
         Group::FoldEllipsis(index) => {

@@ -424,9 +424,14 @@ impl<'i, 't> Facts<'i, 't> {
         segments
     }
 
-    /// Capsules over chains of at least [`MIN_SEGMENT`] operations drawn one after the other
-    /// in one cluster (each the only reader of the previous, the only input of the next),
-    /// hiding at most `limit` of the operations.
+    /// Capsules over runs of at least [`MIN_SEGMENT`] operations (the guide: a box that
+    /// "stands for a run of operations and names its first and last operation, how many it
+    /// holds and the modules it spans"), hiding at most `limit` of the operations. A run is a
+    /// connected part of a stretch of plain operations drawn one after another: such a
+    /// stretch is consecutive in the drawing's order, where every arrow points forward, so
+    /// no path leaves a run and comes back, and one node can stand for it. Runs may cross
+    /// module frames (ViT's patch embedding into the encoder's first add and dropout); the
+    /// capsule sits in the frames all its operations share.
     fn op_runs(&self, plan: &Plan, limit: f64) -> Vec<Vec<String>> {
         let options = VisibilityOptions {
             buffers: self.buffers,
@@ -436,11 +441,6 @@ impl<'i, 't> Facts<'i, 't> {
         let graph = visible_graph_with(self.index, self.hidden.clone(), &options)
             .expect("plans without focus always draw");
         let n = graph.nodes.len();
-        let (mut outs, mut ins) = (vec![Vec::new(); n], vec![Vec::new(); n]);
-        for edge in &graph.edges {
-            outs[edge.from].push(edge.to);
-            ins[edge.to].push(edge.from);
-        }
         let plain_op = |node: usize| match graph.nodes[node].kind {
             crate::NodeKind::Op(op) => {
                 let record = &self.trace().ops[op];
@@ -448,38 +448,50 @@ impl<'i, 't> Facts<'i, 't> {
             }
             _ => None,
         };
-        let joined = |a: usize, b: usize| {
-            plain_op(a).is_some()
-                && plain_op(b).is_some()
-                && outs[a] == [b]
-                && ins[b] == [a]
-                && graph.nodes[a].cluster == graph.nodes[b].cluster
+        // Union-find over the arrows inside each stretch: its connected parts are the runs.
+        let stretch: Vec<Option<usize>> = {
+            let mut number = 0;
+            (0..n)
+                .map(|node| {
+                    if plain_op(node).is_none() {
+                        number += 1;
+                        return None;
+                    }
+                    Some(number)
+                })
+                .collect()
         };
-        let mut runs = Vec::new();
-        for (start, incoming) in ins.iter().enumerate() {
-            let starts_run =
-                plain_op(start).is_some() && !(incoming.len() == 1 && joined(incoming[0], start));
-            if !starts_run {
-                continue;
+        let mut part: Vec<usize> = (0..n).collect();
+        fn root(part: &mut [usize], mut node: usize) -> usize {
+            while part[node] != node {
+                part[node] = part[part[node]];
+                node = part[node];
             }
-            let mut run = vec![start];
-            while let [next] = outs[*run.last().expect("runs are not empty")][..] {
-                if !joined(*run.last().expect("runs are not empty"), next) {
-                    break;
-                }
-                run.push(next);
-            }
-            let fits = run.len() as f64 / self.total_ops as f64 <= limit;
-            if run.len() >= MIN_SEGMENT && fits {
-                runs.push(
-                    run.iter()
-                        .filter_map(|&node| plain_op(node))
-                        .map(|op| self.trace().ops[op].label.clone())
-                        .collect(),
-                );
+            node
+        }
+        for edge in &graph.edges {
+            if stretch[edge.from].is_some() && stretch[edge.from] == stretch[edge.to] {
+                let (a, b) = (root(&mut part, edge.from), root(&mut part, edge.to));
+                part[a.max(b)] = a.min(b);
             }
         }
-        runs
+        let mut members: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for node in (0..n).filter(|&node| stretch[node].is_some()) {
+            let first = root(&mut part, node);
+            members[first].push(node);
+        }
+        members
+            .into_iter()
+            .filter(|run| {
+                run.len() >= MIN_SEGMENT && run.len() as f64 / self.total_ops as f64 <= limit
+            })
+            .map(|run| {
+                run.iter()
+                    .filter_map(|&node| plain_op(node))
+                    .map(|op| self.trace().ops[op].label.clone())
+                    .collect()
+            })
+            .collect()
     }
 
     /// Nodes drawn for a plan: exact, through the visible graph.
