@@ -65,6 +65,11 @@ def _recurrent() -> dict[str, Any]:
     return _trace(models.Recurrent(), torch.randn(2, 4))
 
 
+def _long_loop() -> dict[str, Any]:
+    torch.manual_seed(0)
+    return _trace(models.LongLoop(), torch.randn(2, 4))
+
+
 def _cell_loop() -> dict[str, Any]:
     torch.manual_seed(0)
     return _trace(models.CellLoop(), torch.randn(3, 2, 4))
@@ -196,6 +201,7 @@ FIXTURES = [
     Fixture("branch_true", "if x.mean() > 0 taken: relu(pos(x))", _branch(1.0)),
     Fixture("branch_false", "if x.mean() > 0 not taken: -neg(x)", _branch(-1.0)),
     Fixture("recurrent", "one cell run three times", _recurrent),
+    Fixture("long_loop", "a cell run twenty times: too long to read pass by pass", _long_loop),
     Fixture("cell_loop", "an LSTMCell over three steps fed its own (h, c): a leaf with two outputs", _cell_loop),
     Fixture("stack8", "8 residual blocks (layer norm + MLP + add)", _stack(8)),
     Fixture("stack40", "40 residual blocks", _stack(40)),

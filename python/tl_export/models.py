@@ -66,6 +66,23 @@ class Recurrent(nn.Module):
         return h
 
 
+class LongLoop(nn.Module):
+    """A cell run twenty times, each step damped: ``h = 0.9 * tanh(inp(x) + rec(h))``, a
+    loop too long to read pass by pass."""
+
+    def __init__(self):
+        super().__init__()
+        self.inp = nn.Linear(4, 4)
+        self.rec = nn.Linear(4, 4)
+        self.out = nn.Linear(4, 2)
+
+    def forward(self, x):
+        h = torch.zeros_like(x)
+        for _ in range(20):
+            h = torch.tanh(self.inp(x) + self.rec(h)) * 0.9
+        return self.out(h)
+
+
 class CellLoop(nn.Module):
     """An ``nn.LSTMCell`` run over three time steps, fed its own ``(h, c)``: a leaf module
     with two outputs, called with a tuple argument."""

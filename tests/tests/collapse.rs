@@ -375,3 +375,29 @@ fn a_leaf_module_with_two_outputs_draws_each_as_its_rectangle() {
         "{titles:?}"
     );
 }
+
+/// A loop too long to read pass by pass: `max` capsules the unrolled passes, while a rolled
+/// drawing keeps the loop (one node per layer, `(x20)`), never capsules over passes, so
+/// `--rolled --collapse max` draws what `--rolled` does. Before, it drew per-pass capsules
+/// and no loop.
+#[test]
+fn a_rolled_max_drawing_keeps_the_loop() {
+    let long = trace("long_loop");
+    let unrolled_max = draw(&long, &DrawOptions::default().collapse(Collapse::Max)).unwrap();
+    let full = draw(&long, &DrawOptions::default()).unwrap();
+    assert!(unrolled_max.styled.nodes.len() * 4 < full.styled.nodes.len());
+    let rolled = draw(&long, &DrawOptions::default().rolled(true))
+        .unwrap()
+        .styled;
+    let rolled_max = draw(
+        &long,
+        &DrawOptions::default().rolled(true).collapse(Collapse::Max),
+    )
+    .unwrap();
+    assert_eq!(titles(&rolled_max.styled), titles(&rolled));
+    assert!(
+        titles(&rolled).contains(&"tanh_1_5 (x20)".to_owned()),
+        "{:?}",
+        titles(&rolled)
+    );
+}

@@ -69,6 +69,15 @@ pub fn rolled_graph_with(
         .plan
         .iter()
         .flat_map(|plan| plan.op_segments.iter().enumerate())
+        // A capsule of passes would hide the loop a rolled drawing exists to show: one over
+        // operations that ran several times is left out, and its layers are drawn rolled.
+        .filter(|(_, labels)| {
+            labels.iter().all(|label| {
+                index
+                    .op(label)
+                    .is_some_and(|op| trace.ops[op].num_passes <= 1)
+            })
+        })
         .flat_map(|(k, labels)| labels.iter().map(move |label| (label.as_str(), k)))
         .collect();
     let stub_side = |i: usize| {

@@ -424,6 +424,11 @@ impl<'i, 't> Facts<'i, 't> {
         segments
     }
 
+    /// The most operations one capsule may hide at `limit`.
+    fn most_in_capsule(&self, limit: f64) -> usize {
+        ((limit * self.total_ops as f64).floor() as usize).max(MIN_SEGMENT)
+    }
+
     /// Capsules over runs of at least [`MIN_SEGMENT`] operations (the guide: a box that
     /// "stands for a run of operations and names its first and last operation, how many it
     /// holds and the modules it spans"), hiding at most `limit` of the operations. A run is a
@@ -448,15 +453,20 @@ impl<'i, 't> Facts<'i, 't> {
             }
             _ => None,
         };
+        // A stretch longer than a capsule may hide is cut into consecutive pieces that may
+        // (each still consecutive, so still safe to draw as one node).
+        let most = self.most_in_capsule(limit);
         // Union-find over the arrows inside each stretch: its connected parts are the runs.
         let stretch: Vec<Option<usize>> = {
-            let mut number = 0;
+            let (mut number, mut length) = (0, 0);
             (0..n)
                 .map(|node| {
-                    if plain_op(node).is_none() {
+                    if plain_op(node).is_none() || length == most {
                         number += 1;
-                        return None;
+                        length = 0;
                     }
+                    plain_op(node)?;
+                    length += 1;
                     Some(number)
                 })
                 .collect()
@@ -577,12 +587,13 @@ fn max_plan(facts: &Facts<'_, '_>) -> (Plan, usize) {
             segments,
             ..Plan::default()
         };
-        // Op capsules can at best fold the plain operations three into one: skip the exact
-        // (drawing) count when even that cannot bring the plan within the ceiling.
+        // Op capsules can at best fold the plain operations into pieces of the most a
+        // capsule may hide: skip the exact (drawing) count when even that cannot bring the
+        // plan within the ceiling.
         let groups: usize =
             plan.boxes.iter().map(|b| facts.box_nodes(b)).sum::<usize>() + plan.segments.len();
         let plain = facts.count_groups(&plan).saturating_sub(groups);
-        if groups + plain.div_ceil(3) > ceiling {
+        if groups + plain.div_ceil(facts.most_in_capsule(limit)) > ceiling {
             continue;
         }
         plan.op_segments = facts.op_runs(&plan, limit);
