@@ -729,7 +729,28 @@ def export_trace(
     edits = _export_edits(trace, clean is not None)
     if edits is not None:
         document["edits"] = edits
+    advisories = _export_advisories(trace, source_root)
+    if advisories:
+        document["advisories"] = advisories
     return document
+
+
+def _export_advisories(trace: Any, source_root: str | None) -> list[dict[str, Any]]:
+    """What TorchLens warns about the capture (``scalar_escape``: a tensor turned into a
+    Python number), drawn as header lines; where it first happened, as call sites are."""
+    try:
+        from torchlens._capture_honesty import capture_honesty_facts
+    except ImportError:  # pragma: no cover - other TorchLens versions
+        return []
+    advisories = []
+    for advisory in capture_honesty_facts(trace).get("advisories", ()):
+        entry: dict[str, Any] = {"kind": str(advisory.get("kind")), "count": int(advisory.get("count") or 0)}
+        location = advisory.get("first_location")
+        if location:
+            file, _, line = str(location).rpartition(":")
+            entry["first_at"] = f"{_relative_path(file, source_root)}:{line}" if line.isdigit() else str(location)
+        advisories.append(entry)
+    return advisories
 
 
 def _metric(name: str, a: torch.Tensor, b: torch.Tensor) -> float:

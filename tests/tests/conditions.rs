@@ -57,3 +57,38 @@ fn a_kind_this_version_does_not_know_draws_as_a_condition_and_is_kept() {
     .dot;
     assert!(!dot.contains("<b>x</b>") && count(&dot, "CONDITION: TRUE") == 1);
 }
+
+/// A tensor turned into a Python number (`if x.mean() > 0`) is a capture advisory in
+/// TorchLens's header; tl-draw draws the same bold line, the place relative to the
+/// source root as call sites are (TorchLens writes the machine's absolute path).
+#[test]
+fn capture_advisories_are_header_lines_as_torchlens_draws_them() {
+    for name in ["branch_true", "control_flow"] {
+        let text = std::fs::read_to_string(fixtures_dir().join(format!("{name}.json"))).unwrap();
+        let dot = draw(&Trace::from_json(&text).unwrap(), &DrawOptions::default())
+            .unwrap()
+            .dot;
+        let reference =
+            std::fs::read_to_string(fixtures_dir().join("reference").join(format!("{name}.dot")))
+                .unwrap();
+        let theirs = &reference[reference.find("<B>capture advisory: ").unwrap() + 3..];
+        let theirs = &theirs[..theirs.find("</B>").unwrap()];
+        let (what, place) = theirs.split_once(" (first at ").unwrap();
+        let file_and_line = place.trim_end_matches(')').rsplit('/').next().unwrap();
+        let ours = &dot[dot.find("<B>capture advisory: ").expect("an advisory line") + 3..];
+        let ours = &ours[..ours.find("</B>").unwrap()];
+        assert!(
+            ours.starts_with(&format!("{what} (first at ")),
+            "{name}: {ours}"
+        );
+        assert!(
+            ours.ends_with(&format!("/{file_and_line})")),
+            "{name}: {ours} vs {theirs}"
+        );
+    }
+    let plain = std::fs::read_to_string(fixtures_dir().join("convnet.json")).unwrap();
+    let dot = draw(&Trace::from_json(&plain).unwrap(), &DrawOptions::default())
+        .unwrap()
+        .dot;
+    assert!(!dot.contains("capture advisory"));
+}

@@ -285,6 +285,7 @@ pub fn style_forward(
         }
         .into_iter()
         .chain(crate::edits::header_line(trace))
+        .chain(advisory_rows(trace))
         .collect(),
         nodes,
         edges,
@@ -326,6 +327,19 @@ pub fn header(trace: &Trace, visible: &VisibleGraph) -> Vec<Row> {
             summary.num_params_frozen,
         )),
     ]
+}
+
+/// TorchLens's capture advisories, in bold as it draws them:
+/// `capture advisory: scalar_escape x1 (first at models.py:49)`.
+fn advisory_rows(trace: &Trace) -> impl Iterator<Item = Row> + '_ {
+    trace.advisories.iter().map(|advisory| {
+        Row::bold(format!(
+            "capture advisory: {} x{} (first at {})",
+            advisory.kind,
+            advisory.count,
+            advisory.first_at.as_deref().unwrap_or("unknown location")
+        ))
+    })
 }
 
 /// `1.61K parameters, all trainable`, `108 parameters (4 trainable, 104 frozen)`.

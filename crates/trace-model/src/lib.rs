@@ -454,6 +454,7 @@ impl Trace {
             conditional_branch_edges: Vec::new(),
             backward: None,
             edits: None,
+            advisories: Vec::new(),
         }
     }
 

@@ -53,6 +53,23 @@ pub struct Trace {
     /// Edits made on this trace when it is an edited fork.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edits: Option<EditSet>,
+    /// What the capture warned about (TorchLens's capture advisories).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub advisories: Vec<CaptureAdvisory>,
+}
+
+/// A capture advisory: something the run did that the trace may not fully show
+/// (`scalar_escape`: a tensor became a Python number, so what followed is not recorded).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaptureAdvisory {
+    /// The advisory's kind, as TorchLens names it.
+    pub kind: String,
+    /// How many times it happened.
+    pub count: u64,
+    /// Where it first happened (`models.py:49`), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_at: Option<String>,
 }
 
 /// Records read one by one, kept in fixed-size chunks and moved once more, into a vector of
