@@ -19,14 +19,6 @@ pub struct ReferenceNode {
     pub peripheries: u32,
 }
 
-fn unescape(text: &str) -> String {
-    text.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&amp;", "&")
-}
-
 fn strip_tags(html: &str) -> String {
     let mut text = String::new();
     let mut in_tag = false;
@@ -38,7 +30,7 @@ fn strip_tags(html: &str) -> String {
             _ => {}
         }
     }
-    unescape(&text)
+    tl_dot_emit::unescape_xml(&text)
 }
 
 fn attribute(line: &str, name: &str) -> Option<String> {

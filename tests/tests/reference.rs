@@ -5,7 +5,7 @@
 //! (docs/decisions.md):
 //!
 //! * the condition row reads `IF: TRUE` / `IF: FALSE`, not `TRUE` / `FALSE`, with the word of
-//!   its kind of test (`WHILE: TRUE`, `ASSERT: TRUE`, ...; [`condition_word`]);
+//!   its kind of test (`WHILE: TRUE`, `ASSERT: TRUE`, ...; [`tl_style::condition_word`]);
 //! * a 0-d output reads `scalar, 4 B` and its value follows (`= 0.477`), not `(), 4 B`;
 //! * arguments equal to their defaults (`eps=1e-05`, `momentum=0.1`, `padding_idx=-1`) are
 //!   not shown;
@@ -34,21 +34,6 @@ use tl_trace_model::ConditionKind;
 /// Arguments TorchLens shows although they equal their defaults.
 const DEFAULT_ARGUMENTS: [&str; 3] = ["eps=1e-05", "momentum=0.1", "padding_idx=-1"];
 
-/// The word the condition row starts with, per kind of test (docs/decisions.md).
-fn condition_word(kind: &ConditionKind) -> &'static str {
-    match kind {
-        ConditionKind::IfTest => "IF",
-        ConditionKind::ElifTest => "ELIF",
-        ConditionKind::IfExp => "IF (inline)",
-        ConditionKind::While => "WHILE",
-        ConditionKind::Assert => "ASSERT",
-        ConditionKind::BoolCast => "BOOL",
-        ConditionKind::ComprehensionFilter => "FILTER",
-        ConditionKind::MatchGuard => "CASE GUARD",
-        ConditionKind::Other(_) => "CONDITION",
-    }
-}
-
 /// The reference rows with the guide's deliberate differences applied; `name` is the
 /// node's lookup key, `condition` the kind of test it decided, if any.
 fn expected_rows(
@@ -65,7 +50,10 @@ fn expected_rows(
         if position <= 1 && same_layer_but_step(row) {
             rows.push(name.to_owned());
         } else if position == 0 && (row == "TRUE" || row == "FALSE") {
-            rows.push(format!("{}: {row}", condition.map_or("IF", condition_word)));
+            rows.push(format!(
+                "{}: {row}",
+                condition.map_or("IF", tl_style::condition_word)
+            ));
         } else if let Some(size) = row.strip_prefix("(), ") {
             rows.push(format!("scalar, {size}"));
         } else if row.contains('=') && !row.starts_with('@') && !row.starts_with("params:") {

@@ -15,6 +15,17 @@ use tl_style::{
 /// Id of the key node.
 pub const LEGEND_ID: &str = "tl_legend";
 
+/// Text as an SVG or DOT writer escaped it, read back (`&#45;&gt;` is `->`): the entities
+/// Graphviz and TorchLens write.
+pub fn unescape_xml(text: &str) -> String {
+    text.replace("&#45;", "-")
+        .replace("&gt;", ">")
+        .replace("&lt;", "<")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+}
+
 /// Escapes text for an HTML-like label: `&`, `<`, `>`, quotes, line breaks, and
 /// backslashes (Graphviz reads `\\` in label text as one backslash).
 pub fn escape_html(text: &str) -> String {

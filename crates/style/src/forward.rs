@@ -595,6 +595,23 @@ fn profiling_rows(op: &OpRecord) -> Vec<Row> {
     rows
 }
 
+/// The word a condition row starts with (`IF: TRUE`): the guide's `IF`, extended to every
+/// kind of test (docs/decisions.md); a kind this version does not know reads as a plain
+/// condition, never as its raw name.
+pub fn condition_word(kind: &ConditionKind) -> &'static str {
+    match kind {
+        ConditionKind::IfTest => "IF",
+        ConditionKind::ElifTest => "ELIF",
+        ConditionKind::IfExp => "IF (inline)",
+        ConditionKind::While => "WHILE",
+        ConditionKind::Assert => "ASSERT",
+        ConditionKind::BoolCast => "BOOL",
+        ConditionKind::ComprehensionFilter => "FILTER",
+        ConditionKind::MatchGuard => "CASE GUARD",
+        ConditionKind::Other(_) => "CONDITION",
+    }
+}
+
 /// Is this op drawn as a module-output rectangle (drawing-spec 2.5)?
 fn is_module_rectangle(
     index: &Index<'_, '_>,
@@ -682,17 +699,7 @@ fn default_op_rows(
     if let Some(condition) = &op.condition {
         // The guide's `IF: TRUE`, extended to every kind of test (docs/decisions.md); a kind
         // this version does not know reads as a plain condition, never as its raw name.
-        let kind = match condition.kind {
-            ConditionKind::IfTest => "IF",
-            ConditionKind::ElifTest => "ELIF",
-            ConditionKind::IfExp => "IF (inline)",
-            ConditionKind::While => "WHILE",
-            ConditionKind::Assert => "ASSERT",
-            ConditionKind::BoolCast => "BOOL",
-            ConditionKind::ComprehensionFilter => "FILTER",
-            ConditionKind::MatchGuard => "CASE GUARD",
-            ConditionKind::Other(_) => "CONDITION",
-        };
+        let kind = condition_word(&condition.kind);
         rows.push(Row::bold(format!(
             "{kind}: {}",
             if condition.value { "TRUE" } else { "FALSE" }

@@ -22,7 +22,7 @@ mod options;
 mod theme;
 
 pub use backward::{style_backward, style_combined};
-pub use forward::{header, params_line, style_forward};
+pub use forward::{condition_word, header, params_line, style_forward};
 pub use graph::*;
 pub use options::{Direction, LabelField, NodeStyle, StyleOptions};
 pub use theme::{RoleColors, Theme};

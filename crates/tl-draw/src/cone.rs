@@ -30,7 +30,7 @@ pub(crate) fn shade_svg(svg: &str, shading: &Shading) -> String {
         let Some(title) = lines.peek().and_then(|l| element_text(l, "title")) else {
             continue;
         };
-        let title = unescape(title);
+        let title = tl_dot_emit::unescape_xml(title);
         let shaded = match kind {
             Kind::Node => nodes.contains(title.as_str()),
             Kind::Edge => title
@@ -100,16 +100,6 @@ fn element_text<'s>(line: &'s str, name: &str) -> Option<&'s str> {
     let start = line.find(&open)? + open.len();
     let end = line[start..].find(&format!("</{name}>"))? + start;
     Some(&line[start..end])
-}
-
-/// XML text as written (`&#45;&gt;` is `->`).
-fn unescape(text: &str) -> String {
-    text.replace("&#45;", "-")
-        .replace("&gt;", ">")
-        .replace("&lt;", "<")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&amp;", "&")
 }
 
 /// `shape` with its fill and stroke in the cone colour: an unfilled line stays unfilled.
