@@ -1,0 +1,55 @@
+//! Module frames: one per open module call.
+
+use super::*;
+
+#[allow(clippy::too_many_arguments)] // each is one fact of the cluster; a struct would only rename them
+pub(super) fn styled_cluster(
+    index: &Index<'_, '_>,
+    visible: &VisibleGraph,
+    position: usize,
+    call: usize,
+    parent: Option<usize>,
+    nodes: &[StyledNode],
+    theme: &Theme,
+    rolled: bool,
+) -> StyledCluster {
+    let record = &index.trace().module_calls[call];
+    let module = index.module_of_call(call);
+    let deepest = f64::from(index.deepest);
+    let depth = f64::from(module.depth.saturating_sub(1));
+    let penwidth = if deepest <= 0.0 {
+        5.0
+    } else {
+        2.0 + 3.0 * (deepest - depth) / deepest
+    };
+    // Dashed when nothing inside it was computed from a model input.
+    let inside = |mut cluster: Option<usize>| {
+        while let Some(c) = cluster {
+            if c == position {
+                return true;
+            }
+            cluster = visible.clusters[c].parent;
+        }
+        false
+    };
+    let dashed = nodes
+        .iter()
+        .filter(|node| inside(node.cluster))
+        .all(|node| node.dashed);
+    StyledCluster {
+        id: format!("cluster_{}_pass{}", record.address, record.call_index),
+        parent,
+        title: if rolled && module.num_calls > 1 {
+            format!("@{} (x{})", record.address, module.num_calls)
+        } else {
+            index.call_address(call)
+        },
+        subtitle: format!("({})", module.class_name),
+        penwidth: (penwidth * 100.0).round() / 100.0,
+        dashed,
+        fill: theme.cluster_fill.clone(),
+        border: theme.cluster_border.clone(),
+        font_color: theme.font_color.clone(),
+        margin: FRAME_MARGIN,
+    }
+}
