@@ -219,3 +219,34 @@ fn max_capsules_runs_of_operations_across_module_frames() {
     let frame = &styled.clusters[capsule.cluster.expect("inside a frame")];
     assert_eq!(frame.title, "@encoder.layers");
 }
+
+/// The schedule's promises on every real architecture, not only on synthetic traces: the
+/// stops fold monotonically (each draws fewer nodes than the one before, at a higher
+/// level), and every stop draws the node count it prints.
+#[test]
+fn every_schedule_stop_of_every_real_fixture_draws_its_printed_count() {
+    for name in committed() {
+        let trace = Trace::load(real(&name)).unwrap();
+        let schedule =
+            tl_draw::Schedule::build(&trace, tl_draw::BufferVisibility::Meaningful).unwrap();
+        for pair in schedule.steps.windows(2) {
+            assert!(
+                pair[1].t > pair[0].t && pair[1].visible < pair[0].visible,
+                "{name}"
+            );
+        }
+        for step in &schedule.steps {
+            let options = DrawOptions::default()
+                .collapse(tl_draw::Collapse::Level(step.t))
+                .force(true);
+            let drawing = draw(&trace, &options).unwrap();
+            let drawn = drawing
+                .styled
+                .nodes
+                .iter()
+                .filter(|node| node.id != "tl_legend")
+                .count();
+            assert_eq!(drawn, step.visible, "{name} at t={}", step.t);
+        }
+    }
+}
