@@ -339,6 +339,9 @@ pub fn figures() -> Result<()> {
         }
     }
     eprintln!("xtask: {} figures in {FIGURES}", figures.len());
+    let report = crate::schedules::report()?;
+    tl_trace_model::write_atomically(&root.join(crate::schedules::REPORT), report.as_bytes())
+        .map_err(|e| format!("{}: {e}", crate::schedules::REPORT))?;
     Ok(())
 }
 
@@ -397,6 +400,17 @@ mod tests {
             "draw(&Trace::load(\"fixtures/stack8.json\")?, &DrawOptions::default().collapse(Collapse::Level(0.5)).rolled(true))?.write(\"x.svg\", None)?;"
         );
         assert!(rust_call(&figure("fixtures/convnet.json --unknown 1")).is_err());
+    }
+
+    #[test]
+    fn the_schedule_report_is_current() {
+        let committed =
+            std::fs::read_to_string(repo_root().join(crate::schedules::REPORT)).unwrap_or_default();
+        assert!(
+            crate::schedules::report().unwrap() == committed,
+            "{} is stale; run `cargo xtask figures`",
+            crate::schedules::REPORT
+        );
     }
 
     #[test]

@@ -14,6 +14,7 @@
 //! program that installs cairo must build on a machine that has none.
 
 mod figures;
+mod schedules;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
