@@ -149,6 +149,27 @@ def _unet() -> tuple[nn.Module, Any]:
     return UNet(), torch.randn(1, 3, 128, 128)
 
 
+class SequenceClassifier(nn.Module):
+    """A two-layer LSTM and a GRU over 32 steps of 64-wide embeddings, then a linear head:
+    the recurrent families (each ``nn.LSTM``/``nn.GRU`` call a leaf with several outputs)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.embed = nn.Embedding(1000, 64)
+        self.lstm = nn.LSTM(64, 256, num_layers=2, batch_first=True)
+        self.gru = nn.GRU(256, 128, batch_first=True)
+        self.head = nn.Linear(128, 5)
+
+    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
+        x, _ = self.lstm(self.embed(tokens))
+        x, h = self.gru(x)
+        return self.head(h[-1])
+
+
+def _sequence_classifier() -> tuple[nn.Module, Any]:
+    return SequenceClassifier(), torch.randint(0, 1000, (2, 32))
+
+
 REAL_MODELS = [
     RealModel("gpt2_small", "GPT-2 small (12 layers, width 768, 16 tokens), key/value cache as outputs", _gpt2(12)),
     RealModel("gpt2_6", "GPT-2 with 6 layers (width 768), cache as outputs", _gpt2(6), reference=False),
@@ -160,6 +181,7 @@ REAL_MODELS = [
     RealModel("mobilenet_v3_large", "torchvision MobileNetV3-Large, 224x224", _torchvision("mobilenet_v3_large", 224)),
     RealModel("densenet121", "torchvision DenseNet-121, 224x224", _torchvision("densenet121", 224)),
     RealModel("unet", "UNet (64-1024 channels, four skip joins), 128x128", _unet),
+    RealModel("lstm_gru", "2-layer LSTM (256) and a GRU (128) over 32 tokens, linear head", _sequence_classifier),
 ]
 
 BY_NAME = {model.name: model for model in REAL_MODELS}

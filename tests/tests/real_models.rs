@@ -57,6 +57,7 @@ fn the_real_fixtures_cover_the_families_users_draw() {
         "mobilenet",
         "densenet",
         "unet",
+        "lstm_gru",
     ] {
         assert!(
             names.iter().any(|name| name.starts_with(family)),
