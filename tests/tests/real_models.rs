@@ -251,3 +251,53 @@ fn every_schedule_stop_of_every_real_fixture_draws_its_printed_count() {
         }
     }
 }
+
+/// Against TorchLens 2.36.1's own collapsed drawings of the same traces
+/// (`fixtures/real/reference/<name>.auto.dot`, `.max.dot`): `max` draws at most TorchLens's
+/// node count (the two exceptions are written in docs/decisions.md, "box cost in the
+/// schedule"), and `auto` is inside the readable band unless even `max` is not.
+#[test]
+fn collapsed_drawings_are_as_condensed_as_torchlens() {
+    let below_torchlens_at_max: &[&str] = &["vit_b_16", "mobilenet_v3_large"];
+    let mut compared = 0;
+    for name in committed() {
+        let reference = |level: &str| {
+            let path = fixtures_dir()
+                .join("real")
+                .join("reference")
+                .join(format!("{name}.{level}.dot"));
+            let dot = std::fs::read_to_string(path).ok()?;
+            Some(
+                tl_tests::reference_dot::parse_reference(&dot, false)
+                    .0
+                    .len(),
+            )
+        };
+        let Some(their_max) = reference("max") else {
+            continue;
+        };
+        let trace = Trace::load(real(&name)).unwrap();
+        let schedule =
+            tl_draw::Schedule::build(&trace, tl_draw::BufferVisibility::Meaningful).unwrap();
+        let ours = schedule.max().visible;
+        if below_torchlens_at_max.contains(&name.as_str()) {
+            assert!(
+                ours > their_max,
+                "{name}: now as condensed as TorchLens; update decisions.md"
+            );
+        } else {
+            assert!(
+                ours <= their_max,
+                "{name}: max draws {ours} nodes, TorchLens {their_max}"
+            );
+        }
+        let band = tl_draw::readable_band(&trace);
+        let auto = schedule.auto(band).visible;
+        assert!(
+            auto <= band || auto == ours,
+            "{name}: auto draws {auto} nodes, band {band}"
+        );
+        compared += 1;
+    }
+    assert!(compared >= 8, "compared {compared} real fixtures");
+}
