@@ -181,8 +181,8 @@ fn boxes_take_the_name_of_the_outermost_module_holding_their_operations() {
 /// `max` capsules runs of operations across module frames, as the guide's "the modules it
 /// spans" says and TorchLens does: ViT's patch embedding, class token and the encoder's
 /// first add and dropout are one capsule of 7 operations (before, only the 3 inside
-/// `@conv_proj`, and `max` drew 14 nodes); a capsule of an encoder's layers sits in the
-/// `@encoder.layers` frame that holds them.
+/// `@conv_proj`, and `max` drew 14 nodes); the twelve layers, too many for one capsule,
+/// are two capsules in the `@encoder.layers` frame that holds them: 6 nodes, as TorchLens.
 #[test]
 fn max_capsules_runs_of_operations_across_module_frames() {
     let vit = Trace::load(real("vit_b_16")).unwrap();
@@ -219,6 +219,9 @@ fn max_capsules_runs_of_operations_across_module_frames() {
         .expect("a capsule of encoder layers");
     let frame = &styled.clusters[capsule.cluster.expect("inside a frame")];
     assert_eq!(frame.title, "@encoder.layers");
+    // Capsules are dashed boxes; the frame around them is solid, since what they hold was
+    // computed from the input (a dashed frame means nothing inside was).
+    assert!(!frame.dashed);
 }
 
 /// The schedule's promises on every real architecture, not only on synthetic traces: the
@@ -254,11 +257,9 @@ fn every_schedule_stop_of_every_real_fixture_draws_its_printed_count() {
 
 /// Against TorchLens 2.36.1's own collapsed drawings of the same traces
 /// (`fixtures/real/reference/<name>.auto.dot`, `.max.dot`): `max` draws at most TorchLens's
-/// node count (the two exceptions are written in docs/decisions.md, "box cost in the
-/// schedule"), and `auto` is inside the readable band unless even `max` is not.
+/// node count, and `auto` is inside the readable band unless even `max` is not.
 #[test]
 fn collapsed_drawings_are_as_condensed_as_torchlens() {
-    let below_torchlens_at_max: &[&str] = &["vit_b_16", "mobilenet_v3_large"];
     let mut compared = 0;
     for name in committed() {
         let reference = |level: &str| {
@@ -280,17 +281,10 @@ fn collapsed_drawings_are_as_condensed_as_torchlens() {
         let schedule =
             tl_draw::Schedule::build(&trace, tl_draw::BufferVisibility::Meaningful).unwrap();
         let ours = schedule.max().visible;
-        if below_torchlens_at_max.contains(&name.as_str()) {
-            assert!(
-                ours > their_max,
-                "{name}: now as condensed as TorchLens; update decisions.md"
-            );
-        } else {
-            assert!(
-                ours <= their_max,
-                "{name}: max draws {ours} nodes, TorchLens {their_max}"
-            );
-        }
+        assert!(
+            ours <= their_max,
+            "{name}: max draws {ours} nodes, TorchLens {their_max}"
+        );
         let band = tl_draw::readable_band(&trace);
         let auto = schedule.auto(band).visible;
         assert!(

@@ -366,8 +366,12 @@ impl<'i, 't> Facts<'i, 't> {
         }
     }
 
-    /// One capsule per parent: its longest chain of at least [`MIN_SEGMENT`] consecutive
-    /// sibling boxes hiding at most `limit` of the operations.
+    /// Capsules over chains of at least [`MIN_SEGMENT`] consecutive sibling boxes, each
+    /// hiding at most `limit` of the operations: per parent its longest chain and, when the
+    /// parent is a module that ran (ViT's `encoder.layers`, a Sequential the model calls),
+    /// then the longest among the siblings left, until none is left: twelve encoder layers
+    /// too many for one capsule become two. The children of a container that never ran
+    /// (a `ModuleList` the model indexes) keep one capsule, the rest drawn as boxes.
     fn segments(&self, boxes: &[String], limit: f64) -> Vec<Vec<String>> {
         let boxed: FxHashSet<&str> = boxes.iter().map(String::as_str).collect();
         let mut segments = Vec::new();
@@ -375,53 +379,73 @@ impl<'i, 't> Facts<'i, 't> {
         parents.dedup();
         for parent in parents {
             let links = self.sibling_links(&parent);
-            let siblings = &links.siblings;
-            // Sliding window: the furthest reachable end only moves forward with the start.
-            let mut best: Option<(usize, usize)> = None;
-            let mut end = 0;
-            let mut window_ops = 0;
-            for start in 0..siblings.len() {
-                if end < start {
-                    end = start;
-                    window_ops = 0;
+            let ran = self
+                .tree()
+                .id(&parent)
+                .is_some_and(|id| self.tree().record(id).num_calls > 0 && !parent.is_empty());
+            let mut taken = vec![false; links.siblings.len()];
+            while let Some((start, end)) = self.longest_segment(&links, &boxed, &taken, limit) {
+                taken[start..=end].iter_mut().for_each(|t| *t = true);
+                segments.push(links.siblings[start..=end].to_vec());
+                if !ran {
+                    break;
                 }
-                let usable = |k: usize| boxed.contains(siblings[k].as_str());
-                if !usable(start) {
-                    continue;
-                }
-                if end == start && window_ops == 0 {
-                    window_ops = self.tree().op_count(&siblings[start]);
-                }
-                while end + 1 < siblings.len()
-                    && usable(end + 1)
-                    && links.linked[end + 1]
-                    && (window_ops + self.tree().op_count(&siblings[end + 1])) as f64
-                        / self.total_ops as f64
-                        <= limit
-                {
-                    end += 1;
-                    window_ops += self.tree().op_count(&siblings[end]);
-                }
-                let fits = window_ops as f64 / self.total_ops as f64 <= limit;
-                if links.sources[start] == 1 && fits {
-                    // The window is linked throughout; the longest legal run from this start
-                    // ends at its last member with a single exit.
-                    let last = (start + MIN_SEGMENT - 1..=end)
-                        .rev()
-                        .find(|&e| links.exits[e] == 1);
-                    if let Some(last) = last {
-                        if best.is_none_or(|(s, e)| last - start > e - s) {
-                            best = Some((start, last));
-                        }
-                    }
-                }
-                window_ops -= self.tree().op_count(&siblings[start]);
-            }
-            if let Some((start, end)) = best {
-                segments.push(siblings[start..=end].to_vec());
             }
         }
         segments
+    }
+
+    /// The longest legal chain of boxed siblings none of which is `taken`.
+    fn longest_segment(
+        &self,
+        links: &SiblingLinks,
+        boxed: &FxHashSet<&str>,
+        taken: &[bool],
+        limit: f64,
+    ) -> Option<(usize, usize)> {
+        let siblings = &links.siblings;
+        let usable = |k: usize| !taken[k] && boxed.contains(siblings[k].as_str());
+        // Sliding window: the furthest reachable end only moves forward with the start.
+        let mut best: Option<(usize, usize)> = None;
+        let mut end = 0;
+        let mut window_ops = 0;
+        for start in 0..siblings.len() {
+            if end < start {
+                end = start;
+                window_ops = 0;
+            }
+            if !usable(start) {
+                continue;
+            }
+            if end == start && window_ops == 0 {
+                window_ops = self.tree().op_count(&siblings[start]);
+            }
+            while end + 1 < siblings.len()
+                && usable(end + 1)
+                && links.linked[end + 1]
+                && (window_ops + self.tree().op_count(&siblings[end + 1])) as f64
+                    / self.total_ops as f64
+                    <= limit
+            {
+                end += 1;
+                window_ops += self.tree().op_count(&siblings[end]);
+            }
+            let fits = window_ops as f64 / self.total_ops as f64 <= limit;
+            if links.sources[start] == 1 && fits {
+                // The window is linked throughout; the longest legal run from this start
+                // ends at its last member with a single exit.
+                let last = (start + MIN_SEGMENT - 1..=end)
+                    .rev()
+                    .find(|&e| links.exits[e] == 1);
+                if let Some(last) = last {
+                    if best.is_none_or(|(s, e)| last - start > e - s) {
+                        best = Some((start, last));
+                    }
+                }
+            }
+            window_ops -= self.tree().op_count(&siblings[start]);
+        }
+        best
     }
 
     /// The most operations one capsule may hide at `limit`.

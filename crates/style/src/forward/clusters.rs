@@ -32,10 +32,19 @@ pub(super) fn styled_cluster(
         }
         false
     };
+    // A capsule is dashed whatever it holds: ask its operations instead.
+    let without_input = |node: &StyledNode, kind: &NodeKind| match kind {
+        NodeKind::Segment(_) | NodeKind::OpSegment(_) => kind
+            .ops()
+            .iter()
+            .all(|&op| !index.trace().ops[op].has_input_ancestor),
+        _ => node.dashed,
+    };
     let dashed = nodes
         .iter()
-        .filter(|node| inside(node.cluster))
-        .all(|node| node.dashed);
+        .zip(&visible.nodes)
+        .filter(|(node, _)| inside(node.cluster))
+        .all(|(node, drawn)| without_input(node, &drawn.kind));
     StyledCluster {
         id: format!("cluster_{}_pass{}", record.address, record.call_index),
         parent,
