@@ -1,5 +1,6 @@
-//! Node by node against TorchLens 2.36.1: for every forward fixture, the reference DOT in
-//! `fixtures/reference/` (TorchLens's own default drawing of the same trace) and tl-draw's
+//! Node by node against TorchLens 2.36.1: for every forward fixture and every real
+//! architecture, the reference DOT in `fixtures/reference/` or `fixtures/real/reference/`
+//! (TorchLens's own default drawing of the same trace) and tl-draw's
 //! default drawing must agree on every node's rows, shape, fill and border count, and on
 //! the arrows and their IF/THEN labels, except for the differences the guide asks for
 //! (docs/decisions.md):
@@ -85,15 +86,32 @@ fn fill_name(fill: &Fill) -> String {
 #[test]
 fn default_drawings_match_torchlens_node_by_node() {
     let mut compared = 0;
-    for path in fixture_files() {
+    // The guide's fixtures and the real architectures (those with TorchLens's DOT: the depth
+    // variants of GPT-2 have none).
+    let mut real: Vec<_> = std::fs::read_dir(fixtures_dir().join("real"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
+        .collect();
+    real.sort();
+    for path in fixture_files().into_iter().chain(real) {
         let text = std::fs::read_to_string(&path).unwrap();
         if is_bundle(&text) {
             continue;
         }
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-        let reference =
-            std::fs::read_to_string(fixtures_dir().join("reference").join(format!("{name}.dot")))
-                .unwrap();
+        let reference_file = path
+            .parent()
+            .unwrap()
+            .join("reference")
+            .join(format!("{name}.dot"));
+        let Ok(reference) = std::fs::read_to_string(&reference_file) else {
+            assert!(
+                path.starts_with(fixtures_dir().join("real")),
+                "{name}: no reference"
+            );
+            continue;
+        };
         let (reference_nodes, reference_edges) = parse_reference(&reference, false);
         let trace = Trace::from_json(&text).unwrap();
         let drawing = draw(&trace, &DrawOptions::default()).unwrap();
@@ -209,5 +227,8 @@ fn default_drawings_match_torchlens_node_by_node() {
         }
         compared += 1;
     }
-    assert!(compared >= 14, "compared only {compared} fixtures");
+    assert!(
+        compared >= 26,
+        "compared only {compared} fixtures (18 and 8 real)"
+    );
 }
