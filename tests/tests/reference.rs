@@ -26,9 +26,9 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use tl_draw::{draw, DrawOptions, Trace};
-use tl_style::{Fill, Shape};
-use tl_tests::reference_dot::{parse_reference, EdgeLabels};
+use tl_draw::{draw, Collapse, DrawOptions, Trace};
+use tl_style::{Fill, Shape, StyledNode};
+use tl_tests::reference_dot::{parse_reference, EdgeLabels, ReferenceNode};
 use tl_tests::{fixture_files, fixtures_dir, is_bundle};
 use tl_trace_model::ConditionKind;
 
@@ -83,6 +83,74 @@ fn fill_name(fill: &Fill) -> String {
     }
 }
 
+/// One node of ours against TorchLens's node of the same id: rows (the guide's differences
+/// applied), shape, fill and border count.
+fn compare_node(
+    name: &str,
+    node: &StyledNode,
+    reference: &ReferenceNode,
+    conditions: &HashMap<String, &ConditionKind>,
+    annotation_rows: &BTreeSet<String>,
+) {
+    let mut rows: Vec<String> = node.rows.iter().map(|r| r.text.clone()).collect();
+    // Our extra value row under a scalar, the edit row and the annotation rows.
+    rows.retain(|row| {
+        !row.starts_with("= ") && !row.starts_with("edited: ") && !annotation_rows.contains(row)
+    });
+    let decoded = reference.rows.get(1).is_some_and(|row| row == "item 0");
+    if decoded {
+        // Only the class-name rows are comparable (`1. abstract 39%`).
+        let ranked = |rows: &[String]| -> Vec<String> {
+            rows.iter()
+                .filter(|row| {
+                    row.split_once(". ")
+                        .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
+                })
+                .cloned()
+                .collect()
+        };
+        assert_eq!(
+            ranked(&rows),
+            ranked(&reference.rows),
+            "{name}: decoded labels"
+        );
+    } else {
+        let condition = conditions.get(node.id.as_str());
+        let title = &rows[usize::from(condition.is_some())];
+        assert_eq!(
+            rows,
+            expected_rows(&reference.rows, title, condition.copied()),
+            "{name}: rows of {}",
+            node.id
+        );
+    }
+    // A node carrying a picture or decoded names is a rounded box (the guide);
+    // 2.36.1 draws no picture and an oval.
+    let reference_shape = if node.picture.is_some() || decoded {
+        "box"
+    } else {
+        reference.shape.as_str()
+    };
+    assert_eq!(
+        shape_name(node.shape),
+        reference_shape,
+        "{name}: shape of {}",
+        node.id
+    );
+    assert_eq!(
+        fill_name(&node.fill),
+        reference.fill,
+        "{name}: fill of {}",
+        node.id
+    );
+    assert_eq!(
+        node.peripheries.unwrap_or(1),
+        reference.peripheries,
+        "{name}: borders of {}",
+        node.id
+    );
+}
+
 #[test]
 fn default_drawings_match_torchlens_node_by_node() {
     let mut compared = 0;
@@ -133,65 +201,12 @@ fn default_drawings_match_torchlens_node_by_node() {
             .map(|(key, value)| format!("{key}: {}", tl_style::args::value_text(value)))
             .collect();
         for node in &styled.nodes {
-            let reference = &reference_nodes[&node.id];
-            let mut rows: Vec<String> = node.rows.iter().map(|r| r.text.clone()).collect();
-            // Our extra value row under a scalar, the edit row and the annotation rows.
-            rows.retain(|row| {
-                !row.starts_with("= ")
-                    && !row.starts_with("edited: ")
-                    && !annotation_rows.contains(row)
-            });
-            let decoded = reference.rows.get(1).is_some_and(|row| row == "item 0");
-            if decoded {
-                // Only the class-name rows are comparable (`1. abstract 39%`).
-                let ranked = |rows: &[String]| -> Vec<String> {
-                    rows.iter()
-                        .filter(|row| {
-                            row.split_once(". ")
-                                .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
-                        })
-                        .cloned()
-                        .collect()
-                };
-                assert_eq!(
-                    ranked(&rows),
-                    ranked(&reference.rows),
-                    "{name}: decoded labels"
-                );
-            } else {
-                let condition = conditions.get(node.id.as_str());
-                let title = &rows[usize::from(condition.is_some())];
-                assert_eq!(
-                    rows,
-                    expected_rows(&reference.rows, title, condition.copied()),
-                    "{name}: rows of {}",
-                    node.id
-                );
-            }
-            // A node carrying a picture or decoded names is a rounded box (the guide);
-            // 2.36.1 draws no picture and an oval.
-            let reference_shape = if node.picture.is_some() || decoded {
-                "box"
-            } else {
-                reference.shape.as_str()
-            };
-            assert_eq!(
-                shape_name(node.shape),
-                reference_shape,
-                "{name}: shape of {}",
-                node.id
-            );
-            assert_eq!(
-                fill_name(&node.fill),
-                reference.fill,
-                "{name}: fill of {}",
-                node.id
-            );
-            assert_eq!(
-                node.peripheries.unwrap_or(1),
-                reference.peripheries,
-                "{name}: borders of {}",
-                node.id
+            compare_node(
+                &name,
+                node,
+                &reference_nodes[&node.id],
+                &conditions,
+                &annotation_rows,
             );
         }
 
@@ -231,4 +246,57 @@ fn default_drawings_match_torchlens_node_by_node() {
         compared >= 26,
         "compared only {compared} fixtures (18 and 8 real)"
     );
+}
+
+/// At `auto` and `max` the two planners fold differently (docs/decisions.md, the `max`
+/// planner; docs/schedules.md), so the node sets differ; every operation both draw as its
+/// own node must still read and look the same (rows, shape, fill, borders), on every real
+/// architecture with TorchLens's collapsed drawings.
+#[test]
+fn collapsed_drawings_agree_with_torchlens_on_every_operation_both_draw() {
+    let mut compared = 0;
+    let folder = fixtures_dir().join("real");
+    for name in [
+        "bert_base",
+        "densenet121",
+        "gpt2_small",
+        "lstm_gru",
+        "mobilenet_v3_large",
+        "resnet50",
+        "unet",
+        "vit_b_16",
+    ] {
+        let text = std::fs::read_to_string(folder.join(format!("{name}.json"))).unwrap();
+        let trace = Trace::from_json(&text).unwrap();
+        let conditions: HashMap<String, &ConditionKind> = trace
+            .ops
+            .iter()
+            .filter_map(|op| Some((op.label.replace(':', "pass"), &op.condition.as_ref()?.kind)))
+            .collect();
+        let annotation_rows = BTreeSet::new();
+        for (level, collapse) in [("auto", Collapse::Auto), ("max", Collapse::Max)] {
+            let reference = std::fs::read_to_string(
+                folder.join("reference").join(format!("{name}.{level}.dot")),
+            )
+            .unwrap();
+            let (reference_nodes, _) = parse_reference(&reference, false);
+            let drawing = draw(&trace, &DrawOptions::default().collapse(collapse)).unwrap();
+            for node in &drawing.styled.nodes {
+                // Operation nodes: ids are labels with `:` spelt `pass`.
+                if let (true, Some(reference)) =
+                    (node.id.contains("pass"), reference_nodes.get(&node.id))
+                {
+                    compare_node(
+                        &format!("{name} at {level}"),
+                        node,
+                        reference,
+                        &conditions,
+                        &annotation_rows,
+                    );
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared >= 100, "compared only {compared} nodes");
 }
