@@ -401,3 +401,23 @@ fn a_rolled_max_drawing_keeps_the_loop() {
         titles(&rolled)
     );
 }
+
+/// Capsules pass condition tests, as TorchLens's do: on the branching and control-flow
+/// fixtures `max` draws 4 nodes, TorchLens 2.36.1's count on the same traces (before,
+/// 6 and 36: every condition broke the run).
+#[test]
+fn max_capsules_run_through_condition_tests() {
+    for name in ["branch_true", "control_flow"] {
+        let max = draw(
+            &trace(name),
+            &DrawOptions::default().collapse(Collapse::Max),
+        )
+        .unwrap();
+        assert_eq!(
+            max.styled.nodes.len(),
+            4,
+            "{name}: {:?}",
+            titles(&max.styled)
+        );
+    }
+}

@@ -456,11 +456,12 @@ impl<'i, 't> Facts<'i, 't> {
     /// Capsules over runs of at least [`MIN_SEGMENT`] operations (the guide: a box that
     /// "stands for a run of operations and names its first and last operation, how many it
     /// holds and the modules it spans"), hiding at most `limit` of the operations. A run is a
-    /// connected part of a stretch of plain operations drawn one after another: such a
-    /// stretch is consecutive in the drawing's order, where every arrow points forward, so
+    /// stretch of operations drawn one after another (condition tests included, as TorchLens
+    /// passes them): consecutive in the drawing's order, where every arrow points forward, so
     /// no path leaves a run and comes back, and one node can stand for it. Runs may cross
     /// module frames (ViT's patch embedding into the encoder's first add and dropout); the
-    /// capsule sits in the frames all its operations share.
+    /// capsule sits in the frames all its operations share. A stretch longer than a capsule
+    /// may hide is cut into consecutive pieces that may.
     fn op_runs(&self, plan: &Plan, limit: f64) -> Vec<Vec<String>> {
         let options = VisibilityOptions {
             buffers: self.buffers,
@@ -469,63 +470,32 @@ impl<'i, 't> Facts<'i, 't> {
         };
         let graph = visible_graph_with(self.index, self.hidden.clone(), &options)
             .expect("plans without focus always draw");
-        let n = graph.nodes.len();
-        let plain_op = |node: usize| match graph.nodes[node].kind {
-            crate::NodeKind::Op(op) => {
-                let record = &self.trace().ops[op];
-                (record.kind == OpKind::Op && record.condition.is_none()).then_some(op)
-            }
+        let plain_op = |node: &crate::Node| match node.kind {
+            crate::NodeKind::Op(op) => (self.trace().ops[op].kind == OpKind::Op).then_some(op),
             _ => None,
         };
-        // A stretch longer than a capsule may hide is cut into consecutive pieces that may
-        // (each still consecutive, so still safe to draw as one node).
         let most = self.most_in_capsule(limit);
-        // Union-find over the arrows inside each stretch: its connected parts are the runs.
-        let stretch: Vec<Option<usize>> = {
-            let (mut number, mut length) = (0, 0);
-            (0..n)
-                .map(|node| {
-                    if plain_op(node).is_none() || length == most {
-                        number += 1;
-                        length = 0;
-                    }
-                    plain_op(node)?;
-                    length += 1;
-                    Some(number)
-                })
-                .collect()
+        let mut runs: Vec<Vec<String>> = Vec::new();
+        let mut run: Vec<String> = Vec::new();
+        let mut close = |run: &mut Vec<String>| {
+            if run.len() >= MIN_SEGMENT && run.len() as f64 / self.total_ops as f64 <= limit {
+                runs.push(std::mem::take(run));
+            }
+            run.clear();
         };
-        let mut part: Vec<usize> = (0..n).collect();
-        fn root(part: &mut [usize], mut node: usize) -> usize {
-            while part[node] != node {
-                part[node] = part[part[node]];
-                node = part[node];
-            }
-            node
-        }
-        for edge in &graph.edges {
-            if stretch[edge.from].is_some() && stretch[edge.from] == stretch[edge.to] {
-                let (a, b) = (root(&mut part, edge.from), root(&mut part, edge.to));
-                part[a.max(b)] = a.min(b);
+        for node in &graph.nodes {
+            match plain_op(node) {
+                Some(op) => {
+                    if run.len() == most {
+                        close(&mut run);
+                    }
+                    run.push(self.trace().ops[op].label.clone());
+                }
+                None => close(&mut run),
             }
         }
-        let mut members: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for node in (0..n).filter(|&node| stretch[node].is_some()) {
-            let first = root(&mut part, node);
-            members[first].push(node);
-        }
-        members
-            .into_iter()
-            .filter(|run| {
-                run.len() >= MIN_SEGMENT && run.len() as f64 / self.total_ops as f64 <= limit
-            })
-            .map(|run| {
-                run.iter()
-                    .filter_map(|&node| plain_op(node))
-                    .map(|op| self.trace().ops[op].label.clone())
-                    .collect()
-            })
-            .collect()
+        close(&mut run);
+        runs
     }
 
     /// Nodes drawn for a plan: exact, through the visible graph.
