@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-import io
 import math
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -72,8 +70,6 @@ def _spec_of(raw: dict[str, Any]) -> NodeSpec:
     return spec
 
 
-_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
 #: Graphviz placement hints TorchLens's picture producers set beside ``image=``
 #: (``imagescale``, ``labelloc``, ``fixedsize``, ``margin``): tl-draw always draws a picture
 #: in its own cell above the rows at its own size, so with a picture they ask for nothing.
@@ -81,21 +77,16 @@ _PICTURE_HINTS = frozenset({"imagescale", "labelloc", "fixedsize", "margin"})
 
 
 def picture_png(image: Any) -> bytes:
-    """A node picture as PNG bytes: a PNG file as it is, any other image file (JPEG, WebP, ...)
-    or PIL image as a PNG copy, as the guide draws ``annotate(image=...)`` pictures."""
-    if isinstance(image, (str, os.PathLike)):
-        with open(image, "rb") as file:
-            data = file.read()
-        if data.startswith(_PNG_SIGNATURE):
-            return data
-        from PIL import Image
+    """A node picture as PNG bytes, as the guide draws ``annotate(image=...)`` pictures: a PNG
+    file as it is, any other image file (JPEG, WebP, ...) or PIL image as a PNG copy."""
+    from tl_export.convert import png_of
 
-        image = Image.open(io.BytesIO(data))
-    if hasattr(image, "save") and hasattr(image, "getbands"):
-        buffer = io.BytesIO()
-        image.convert("RGBA" if "A" in image.getbands() else "RGB").save(buffer, format="PNG")
-        return buffer.getvalue()
-    raise TypeError(f"NodeSpec.image takes the path of an image file or a PIL image; it was a {type(image).__name__}")
+    png = png_of(image)
+    if png is None:
+        raise TypeError(
+            f"NodeSpec.image takes the path of an image file or a PIL image; it was a {type(image).__name__}"
+        )
+    return png[0]
 
 
 def _changes(before: dict[str, Any], spec: NodeSpec) -> dict[str, Any]:

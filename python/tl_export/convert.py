@@ -161,48 +161,44 @@ def _picture_record(source: str, width: int, height: int, png: bytes) -> dict[st
     }
 
 
-def _png_file_as_is(image: Any, source: str) -> dict[str, Any] | None:
-    """A PNG file (a path, or a PIL image opened from one) as its own bytes: the guide's "a
-    PNG file is drawn as it is". None when it is not an unchanged PNG file."""
+def png_of(image: Any, thumbnail: int | None = None) -> tuple[bytes, int, int] | None:
+    """A picture as PNG bytes and its size: a path to an image file or a PIL image. Drawn at
+    its own size, a PNG file (or a PIL image opened from one) is its own bytes, the guide's
+    "a PNG file is drawn as it is", and anything else a PNG copy (transparency kept); with
+    ``thumbnail``, a copy whose longest side is at most that. None when it is no image."""
     from PIL import Image
 
     path = image if isinstance(image, (str, os.PathLike)) else None
     if isinstance(image, Image.Image) and image.format == "PNG":
         path = getattr(image, "filename", None) or None
-    if path is None or not os.path.isfile(path):
-        return None
-    with open(path, "rb") as file:
-        png = file.read()
-    if not png.startswith(_PNG_SIGNATURE):
-        return None
-    with Image.open(io.BytesIO(png)) as opened:
-        width, height = opened.size
-    return _picture_record(source, width, height, png)
-
-
-def _png_picture(image: Any, source: str) -> dict[str, Any] | None:
-    """A PIL image or a path to a picture, as a base64 PNG. An annotation's PNG file is
-    drawn as it is; any other annotation from a PNG copy at its own size; the input photo
-    and feature-map grids as thumbnails (longest side 128 px)."""
-    from PIL import Image
-
-    if image is None:
-        return None
-    if source == "annotation":
-        as_is = _png_file_as_is(image, source)
-        if as_is is not None:
-            return as_is
+    if thumbnail is None and path is not None and os.path.isfile(path):
+        with open(path, "rb") as file:
+            data = file.read()
+        if data.startswith(_PNG_SIGNATURE):
+            with Image.open(io.BytesIO(data)) as opened:
+                return data, opened.width, opened.height
     if isinstance(image, (str, os.PathLike)):
         image = Image.open(image)
     if not isinstance(image, Image.Image):
         return None
     image = image.convert("RGBA" if "A" in image.getbands() else "RGB")
-    if source != "annotation":
-        # The input photo is "a small thumbnail"; feature-map grids are drawn at that size too.
-        image.thumbnail((_THUMBNAIL_SIDE, _THUMBNAIL_SIDE))
+    if thumbnail is not None:
+        image.thumbnail((thumbnail, thumbnail))
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", optimize=True)
-    return _picture_record(source, image.width, image.height, buffer.getvalue())
+    return buffer.getvalue(), image.width, image.height
+
+
+def _png_picture(image: Any, source: str) -> dict[str, Any] | None:
+    """A node picture record: an annotation as :func:`png_of` draws it, the input photo
+    ("a small thumbnail") and feature-map grids as thumbnails (longest side 128 px)."""
+    if image is None:
+        return None
+    png = png_of(image, None if source == "annotation" else _THUMBNAIL_SIDE)
+    if png is None:
+        return None
+    data, width, height = png
+    return _picture_record(source, width, height, data)
 
 
 def _feature_map_picture(activation: Any, max_channels: int = 16) -> dict[str, Any] | None:

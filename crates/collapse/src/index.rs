@@ -16,6 +16,8 @@ pub struct TraceIndex<'t> {
     /// The name lookups, parents and call stacks validation resolved.
     names: Validated<'t>,
     children: IndexLists,
+    /// Per op: [`TraceIndex::is_leaf_output`], found once per call.
+    leaf_output: Vec<bool>,
 }
 
 impl<'t> TraceIndex<'t> {
@@ -30,12 +32,15 @@ impl<'t> TraceIndex<'t> {
             || ModuleTree::new(&names),
             || names.parents().inverse(trace.ops.len()),
         );
-        TraceIndex {
+        let mut index = TraceIndex {
             trace,
             tree,
             names,
             children,
-        }
+            leaf_output: Vec::new(),
+        };
+        index.leaf_output = index.leaf_outputs();
+        index
     }
 
     /// Validates `trace` and indexes it.
@@ -99,24 +104,36 @@ impl<'t> TraceIndex<'t> {
     /// of it, fed only from outside. Like a leaf module's single operation, each such output
     /// is drawn as the module's rectangle with its address row, with no frame around them.
     pub fn is_leaf_output(&self, i: usize) -> bool {
-        let Some(&call) = self.stack(i).last() else {
-            return false;
-        };
-        let record = &self.trace.module_calls[call];
-        if !self.module_children(self.call_module(call)).is_empty() || record.ops.len() < 2 {
-            return false;
+        self.leaf_output[i]
+    }
+
+    /// [`TraceIndex::is_leaf_output`] of every op, one pass over the leaf calls.
+    fn leaf_outputs(&self) -> Vec<bool> {
+        let mut leaf_output = vec![false; self.trace.ops.len()];
+        for (call, record) in self.trace.module_calls.iter().enumerate() {
+            if record.ops.len() < 2 || !self.module_children(self.call_module(call)).is_empty() {
+                continue;
+            }
+            let ops: Vec<usize> = record
+                .ops
+                .iter()
+                .filter_map(|label| self.op(label))
+                .collect();
+            let only_outputs = ops.len() == record.ops.len()
+                && ops.iter().all(|&op| {
+                    let own = &self.trace.ops[op];
+                    own.kind == tl_trace_model::OpKind::Op
+                        && own.output_of_calls.contains(&record.label)
+                        && self.stack(op).last() == Some(&call)
+                        && self
+                            .parents(op)
+                            .iter()
+                            .all(|&parent| self.stack(parent).last() != Some(&call))
+                });
+            if only_outputs {
+                ops.iter().for_each(|&op| leaf_output[op] = true);
+            }
         }
-        record.ops.iter().all(|label| {
-            let Some(op) = self.op(label) else {
-                return false;
-            };
-            let own = &self.trace.ops[op];
-            own.kind == tl_trace_model::OpKind::Op
-                && own.output_of_calls.contains(&record.label)
-                && self
-                    .parents(op)
-                    .iter()
-                    .all(|&parent| self.stack(parent).last() != Some(&call))
-        })
+        leaf_output
     }
 }

@@ -427,8 +427,10 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
     }
     tl_style::make_ids_unique(&mut styled.nodes);
     place_pictures(&mut styled)?;
-    crate::frames::widen_crossed_frames(&mut styled);
-    let cost = crate::guard::layout_cost(&styled);
+    // One rank estimate serves the frames and the layout guard (margins do not change it).
+    let ranks = crate::guard::estimated_ranks(&styled);
+    crate::frames::widen_crossed_frames(&mut styled, &ranks);
+    let cost = crate::guard::layout_cost_with(&styled, &ranks);
     if cost.total() > options.max_layout_cost && !options.force {
         return Err(DrawError::TooCostly {
             nodes: cost.nodes,

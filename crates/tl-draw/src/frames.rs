@@ -3,8 +3,6 @@
 
 use tl_style::{StyledGraph, FRAME_MARGIN};
 
-use crate::guard::estimated_ranks;
-
 /// The margin of a frame that a long arrow (one passing at least one rank) enters or
 /// leaves: such an arrow runs beside the frame's contents, and at the usual margin it is
 /// squeezed against the frame's border for its whole length (a residual arrow beside a
@@ -15,12 +13,12 @@ const CROSSED_FRAME_MARGIN: u32 = 36;
 /// to it the cost is within noise (GPT-2 small, GPT-2-24, BERT, DenseNet-121).
 const MOST_NODES_WIDENED: usize = 1_500;
 
-/// Gives every module frame that a long arrow crosses the wider margin.
-pub(crate) fn widen_crossed_frames(graph: &mut StyledGraph) {
+/// Gives every module frame that a long arrow crosses the wider margin; `rank` is the
+/// layout guard's estimate ([`crate::guard::estimated_ranks`]).
+pub(crate) fn widen_crossed_frames(graph: &mut StyledGraph, rank: &[usize]) {
     if graph.clusters.is_empty() || graph.nodes.len() > MOST_NODES_WIDENED {
         return;
     }
-    let rank = estimated_ranks(graph);
     let chain = |node: usize| -> Vec<usize> {
         let mut chain = Vec::new();
         let mut cluster = graph.nodes[node].cluster;

@@ -37,7 +37,11 @@ impl LayoutCost {
 /// on the arrow (not floating) makes the layout split every rank in two, as Graphviz does,
 /// so spans double. Linear in nodes and arrows.
 pub fn layout_cost(graph: &StyledGraph) -> LayoutCost {
-    let rank = estimated_ranks(graph);
+    layout_cost_with(graph, &estimated_ranks(graph))
+}
+
+/// [`layout_cost`] from ranks already estimated by [`estimated_ranks`].
+pub(crate) fn layout_cost_with(graph: &StyledGraph, rank: &[usize]) -> LayoutCost {
     let ranked_labels = graph
         .edges
         .iter()

@@ -12,19 +12,6 @@ use crate::{repo_root, Result};
 /// Where the report is written, from the repository root.
 pub const REPORT: &str = "docs/schedules.md";
 
-/// Nodes in a TorchLens DOT: node statements (`name [label=...]`), not arrows, defaults or
-/// the legend.
-fn torchlens_nodes(dot: &str) -> usize {
-    dot.lines()
-        .map(str::trim_start)
-        .filter(|line| line.contains(" [label=") && !line.contains(" -> "))
-        .filter(|line| {
-            !line.starts_with("graph ") && !line.starts_with("node ") && !line.starts_with("edge ")
-        })
-        .filter(|line| !line.contains("legend"))
-        .count()
-}
-
 /// Events of a stop, shortened for the table.
 fn shortened(events: &[String]) -> String {
     let text = events.join("; ");
@@ -57,8 +44,15 @@ pub fn report() -> Result<String> {
                 "none" => format!("{name}.dot"),
                 _ => format!("{name}.{level}.dot"),
             };
-            std::fs::read_to_string(folder.join("reference").join(file))
-                .map_or("-".to_owned(), |dot| torchlens_nodes(&dot).to_string())
+            std::fs::read_to_string(folder.join("reference").join(file)).map_or(
+                "-".to_owned(),
+                |dot| {
+                    tl_tests::reference_dot::parse_reference(&dot, false)
+                        .0
+                        .len()
+                        .to_string()
+                },
+            )
         };
         let _ = writeln!(
             summary,
