@@ -67,6 +67,26 @@ def test_the_path_extension_or_file_format_picks_the_format(convnet: object, tmp
     assert tl_draw.draw(convnet, tmp_path / "d.dot").path.read_text().startswith("// Computational graph")
 
 
+def _page_data(page: str) -> dict:
+    start = page.index('id="tl-data">') + len('id="tl-data">')
+    return json.loads(page[start : page.index("</script>", start)])
+
+
+def test_html_writes_the_interactive_page_of_the_live_trace(convnet: object, tmp_path: Path) -> None:
+    page = tl_draw.draw(convnet, tmp_path / "m.html").path.read_text()
+    assert page.startswith("<!DOCTYPE html>") and "default-src 'none'" in page
+    data = _page_data(page)
+    stops = tl_draw.draw(convnet, collapse="auto").collapse_schedule
+    assert [stop["nodes"] for stop in data["stops"]] == [stop.nodes for stop in stops]
+    assert data["records"] and len(data["states"]) >= len(stops)
+    # The same page from file_format=, from save and from render; the same bytes each time.
+    again = tl_draw.draw(convnet, tmp_path / "n", file_format="html").path
+    assert again == tmp_path / "n.html" and again.read_text() == page
+    drawing = tl_draw.draw(convnet)
+    assert drawing.save(tmp_path / "o.html").read_text() == page
+    assert drawing.render("html").decode() == page
+
+
 def test_a_drawing_saves_again_in_any_format_and_resolution(convnet: object, tmp_path: Path) -> None:
     drawing = tl_draw.draw(convnet)
     assert drawing.path is None  # no path: nothing written

@@ -84,7 +84,7 @@ class Drawing:
 
     def render(self, file_format: str = "svg") -> bytes:
         """The drawing's bytes in ``file_format``: ``svg``, ``png``, ``pdf``, ``svgz``, ``ps``,
-        ``eps``, ``dot``, ``json``, ``xdot`` or ``plain``."""
+        ``eps``, ``dot``, ``json``, ``xdot``, ``plain`` or ``html`` (the interactive page)."""
         data, _warnings = self._native.render(file_format)
         return data
 

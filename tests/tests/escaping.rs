@@ -159,3 +159,17 @@ fn huge_texts_are_cut_to_the_documented_length() {
     let folder = tempfile::tempdir().unwrap();
     drawing.write(folder.path().join("big.pdf"), None).unwrap();
 }
+
+#[test]
+fn hostile_names_stay_text_in_the_interactive_page() {
+    let trace = hostile_trace();
+    let page = tl_draw::html::page(&trace, &DrawOptions::default()).unwrap();
+    assert!(page.contains("<title>tl-draw: Net&lt;&quot;&amp;'&gt;\\ ünï</title>"));
+    // Only the page's own three scripts; the trace's text cannot open or close one.
+    assert_eq!(page.matches("<script").count(), 3);
+    assert_eq!(page.matches("</script>").count(), 3);
+    let start = page.find("id=\"tl-data\">").unwrap() + "id=\"tl-data\">".len();
+    let end = start + page[start..].find("</script>").unwrap();
+    let data: serde_json::Value = serde_json::from_str(&page[start..end]).unwrap();
+    assert_eq!(data["title"], "Net<\"&'>\\ ünï");
+}

@@ -108,6 +108,19 @@ fn mutate(document: &mut Value, pointer: &str, kind: u8, seed: u64) {
     }
 }
 
+/// The fixture `name` with the mutations `kinds` (kind, seed) applied at `place`.
+fn mutated(name: &str, place: &prop::sample::Index, kinds: &[(u8, u64)]) -> Value {
+    let text = std::fs::read_to_string(fixtures_dir().join(format!("{name}.json"))).unwrap();
+    let mut document: Value = serde_json::from_str(&text).unwrap();
+    for &(kind, seed) in kinds {
+        let mut all = Vec::new();
+        places(&document, String::new(), &mut all);
+        let pointer = place.get(&all).clone();
+        mutate(&mut document, &pointer, kind, seed);
+    }
+    document
+}
+
 /// Draws `text` every way if it is accepted, and checks the time bound.
 fn draws_if_accepted(text: &str) {
     let Ok(document) = Document::from_json(text) else {
@@ -133,15 +146,29 @@ proptest! {
         place in any::<prop::sample::Index>(),
         kinds in proptest::collection::vec((any::<u8>(), any::<u64>()), 1..4),
     ) {
-        let text = std::fs::read_to_string(fixtures_dir().join(format!("{}.json", MUTATED[fixture]))).unwrap();
-        let mut document: Value = serde_json::from_str(&text).unwrap();
-        for (kind, seed) in kinds {
-            let mut all = Vec::new();
-            places(&document, String::new(), &mut all);
-            let pointer = place.get(&all).clone();
-            mutate(&mut document, &pointer, kind, seed);
+        draws_if_accepted(&mutated(MUTATED[fixture], &place, &kinds).to_string());
+    }
+}
+
+proptest! {
+    // Each page lays out every drawing it holds: fewer cases.
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_accepted_mutation_of_a_fixture_writes_its_interactive_page(
+        fixture in 0..MUTATED.len(),
+        place in any::<prop::sample::Index>(),
+        kind in any::<u8>(),
+        seed in any::<u64>(),
+    ) {
+        let document = mutated(MUTATED[fixture], &place, &[(kind, seed)]);
+        if let Ok(Document::Trace(trace)) = Document::from_json(&document.to_string()) {
+            // Refused with a code or written; never a panic.
+            let options = tl_draw::DrawOptions::default().force(true);
+            if let Ok(page) = tl_draw::html::page(&trace, &options) {
+                prop_assert!(page.starts_with("<!DOCTYPE html>"));
+            }
         }
-        draws_if_accepted(&document.to_string());
     }
 }
 

@@ -2,10 +2,12 @@
 //!
 //! * `setup`: install what the build and tests need and is missing: system packages with
 //!   apt-get when run as root (`pkg-config`, `libcairo2-dev`, fonts, Graphviz for reference
-//!   drawings), and the Python environment of the adapter (torch, torchlens) cached outside
-//!   the repository. `setup --system`: the system packages only (enough to build and draw).
-//! * `test`: `setup`, then every Rust test, the adapter's lint and format checks (ruff) and
-//!   its pytest suite.
+//!   drawings, Chromium for the browser tests), and the Python environment of the adapter
+//!   (torch, torchlens) cached outside the repository. `setup --system`: the system packages
+//!   of building and drawing only.
+//! * `test`: `setup`, then every Rust test, the adapter's lint and format checks (ruff), its
+//!   pytest suite and the browser tests of the interactive HTML (`web/`: the locked npm
+//!   packages are installed with `npm ci` into the cache beside the Python environment).
 //! * `fixtures [NAME ...]`: re-trace the fixture models with TorchLens, export them, and
 //!   rewrite them in canonical form (load + save with `tl-trace-model`).
 //! * `canonicalize FILE ...`: validate trace/bundle files and rewrite them canonically.
@@ -28,6 +30,7 @@
 //! (`xtask/draw`), which it builds and runs after setup.
 
 mod bench;
+mod web;
 
 use std::env;
 use std::ffi::OsStr;
@@ -142,7 +145,12 @@ fn is_root() -> bool {
 }
 
 fn install_system_packages() -> Result<()> {
-    let missing: Vec<&str> = SYSTEM_PACKAGES
+    install_packages(SYSTEM_PACKAGES)
+}
+
+/// Installs the Debian `packages` that are missing (apt-get, when run as root).
+fn install_packages(packages: &[&str]) -> Result<()> {
+    let missing: Vec<&str> = packages
         .iter()
         .copied()
         .filter(|package| !installed(package))
@@ -223,6 +231,7 @@ fn pip_install(python: &Path) -> Command {
 
 fn setup() -> Result<PathBuf> {
     install_system_packages()?;
+    install_packages(web::BROWSER_PACKAGES)?;
     python_env()
 }
 
@@ -258,6 +267,11 @@ fn test() -> Result<()> {
             "python/tests",
         ])
         .current_dir(&root))?;
+    // The interactive HTML in a real browser, drawn by the program the tests just built.
+    run(Command::new(&cargo)
+        .args(["build", "-p", "tl-draw"])
+        .current_dir(&root))?;
+    web::browser_tests(&root.join("target/debug/tl-draw"))?;
     fuzz(FuzzBound::Runs(FUZZ_TEST_RUNS))
 }
 

@@ -25,6 +25,8 @@ pub struct NativeDrawing {
     trace: Option<Arc<Trace>>,
     collapse: Collapse,
     show_buffers: tl_draw::BufferVisibility,
+    /// The options drawn with: an HTML save draws the trace's interactive page with them.
+    options: tl_draw::DrawOptions,
 }
 
 /// Draws `documents` (one trace or bundle, or several traces) as `request` says.
@@ -71,6 +73,7 @@ pub fn draw_documents(
                 trace: Some(Arc::new(*trace)),
                 collapse: options.collapse,
                 show_buffers,
+                options: options.clone(),
             })
         }
         Document::Bundle(bundle) => {
@@ -81,6 +84,7 @@ pub fn draw_documents(
                 trace: None,
                 collapse: options.collapse,
                 show_buffers,
+                options: options.clone(),
             })
         }
     }
@@ -168,16 +172,22 @@ impl NativeDrawing {
             .collect())
     }
 
-    /// The drawing in `file_format` (`svg`, `png`, `pdf`, `dot`) as bytes, with warnings;
-    /// laid out and painted without the GIL.
+    /// The drawing in `file_format` (`svg`, `png`, `pdf`, `dot`, `html`, ...) as bytes, with
+    /// warnings; laid out and painted without the GIL. `html` of a trace is its interactive
+    /// page (every stop, boxes that open).
     fn render<'py>(
         &self,
         py: Python<'py>,
         file_format: &str,
     ) -> PyResult<(Bound<'py, PyBytes>, Vec<String>)> {
         let rendered = py
-            .detach(|| {
-                OutputFormat::parse(file_format).and_then(|format| self.drawing.render(format))
+            .detach(|| match (&self.trace, OutputFormat::parse(file_format)) {
+                (Some(trace), Ok(OutputFormat::Html)) => tl_draw::html::page(trace, &self.options)
+                    .map(|page| tl_draw::Rendered {
+                        bytes: page.into_bytes(),
+                        warnings: Vec::new(),
+                    }),
+                (_, format) => format.and_then(|format| self.drawing.render(format)),
             })
             .map_err(|error| errors::to_python(py, &error))?;
         Ok((PyBytes::new(py, &rendered.bytes), rendered.warnings))
@@ -194,13 +204,23 @@ impl NativeDrawing {
         dpi: Option<f64>,
     ) -> PyResult<(PathBuf, Vec<String>)> {
         let written = py
-            .detach(|| match dpi {
-                Some(dpi) => self
-                    .drawing
-                    .clone()
-                    .with_dpi(dpi)
-                    .and_then(|drawing| drawing.write(&path, file_format.as_deref())),
-                None => self.drawing.write(&path, file_format.as_deref()),
+            .detach(|| {
+                match (
+                    &self.trace,
+                    tl_draw::output_target(&path, file_format.as_deref()),
+                ) {
+                    (Some(trace), Ok((target, OutputFormat::Html))) => {
+                        tl_draw::html::write(trace, &self.options, &target)
+                    }
+                    _ => match dpi {
+                        Some(dpi) => self
+                            .drawing
+                            .clone()
+                            .with_dpi(dpi)
+                            .and_then(|drawing| drawing.write(&path, file_format.as_deref())),
+                        None => self.drawing.write(&path, file_format.as_deref()),
+                    },
+                }
             })
             .map_err(|error| errors::to_python(py, &error))?;
         Ok((written.path, written.warnings))

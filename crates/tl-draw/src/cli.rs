@@ -63,12 +63,12 @@ struct DrawArgs {
     #[arg(required = true)]
     traces: Vec<PathBuf>,
     /// Output path; the extension picks the format (pdf, png, svg, svgz, ps, eps, dot, json,
-    /// xdot, plain; other image formats are refused). Default: the first file's name with
-    /// .pdf, in the current folder.
+    /// xdot, plain, html: the interactive page; other image formats are refused). Default:
+    /// the first file's name with .pdf, in the current folder.
     #[arg(short, long)]
     output: Option<PathBuf>,
-    /// Output format, overriding the extension: pdf, png, svg, svgz, ps, eps, dot, json, xdot
-    /// or plain.
+    /// Output format, overriding the extension: pdf, png, svg, svgz, ps, eps, dot, json,
+    /// xdot, plain or html.
     #[arg(long, value_name = "FORMAT")]
     file_format: Option<String>,
     /// Dots per inch of raster (PNG) output.
@@ -279,6 +279,7 @@ impl DrawArgs {
             on: self.on.clone(),
             members: self.members.clone(),
         };
+        let (target, format) = crate::output_target(&output, options.file_format.as_deref())?;
         let drawing = match &document {
             Document::Trace(trace) => {
                 bundle_keywords.refuse_on_a_trace(
@@ -286,6 +287,12 @@ impl DrawArgs {
                     &format!("'{}'", first.display()),
                     "pass a bundle file (tl_export.export_bundle)",
                 )?;
+                if format == crate::OutputFormat::Html {
+                    // The explorer needs the trace itself, not one drawing of it.
+                    let written = crate::html::write(trace, &options, &target)?;
+                    std::mem::forget(document);
+                    return Ok(written);
+                }
                 draw(trace, &options)?
             }
             Document::Bundle(bundle) => {

@@ -125,6 +125,11 @@ impl Drawing {
         };
         match format {
             OutputFormat::Dot => return Ok(unpainted(self.dot.clone().into_bytes())),
+            // A finished drawing alone: the page of this one drawing. With its trace at hand,
+            // `tl_draw::html::page` writes the whole explorer.
+            OutputFormat::Html => {
+                return Ok(unpainted(crate::html::single_page(self)?.into_bytes()))
+            }
             OutputFormat::Svgz => {
                 let svg = self.render(OutputFormat::Svg)?;
                 return Ok(Rendered {
@@ -205,7 +210,8 @@ impl Drawing {
             | OutputFormat::Svgz
             | OutputFormat::Json
             | OutputFormat::Xdot
-            | OutputFormat::Plain => return self.render(format),
+            | OutputFormat::Plain
+            | OutputFormat::Html => return self.render(format),
         };
         // Pictures are placed by the xdot render of the same layout (the json one cannot
         // carry them).
@@ -262,7 +268,7 @@ impl Drawing {
 
 /// `bytes` gzip-compressed (`.svgz`); the header carries no time or name, so the same
 /// drawing gives the same file.
-fn gzip(bytes: &[u8]) -> Result<Vec<u8>, DrawError> {
+pub(crate) fn gzip(bytes: &[u8]) -> Result<Vec<u8>, DrawError> {
     use std::io::Write;
     let mut encoder = flate2::GzBuilder::new()
         .mtime(0)
@@ -280,7 +286,7 @@ fn gzip(bytes: &[u8]) -> Result<Vec<u8>, DrawError> {
 
 /// The file a write to `target` should replace: a symbolic link is followed (the user named
 /// the link, and means the file it points to), so the link itself stays.
-fn through_links(target: &Path) -> Result<PathBuf, DrawError> {
+pub(crate) fn through_links(target: &Path) -> Result<PathBuf, DrawError> {
     match std::fs::symlink_metadata(target) {
         Ok(meta) if meta.file_type().is_symlink() => {
             std::fs::canonicalize(target).map_err(|error| {
@@ -325,6 +331,19 @@ fn place_pictures(styled: &mut StyledGraph) -> Result<(), DrawError> {
 pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> {
     options.check_supported()?;
     let index = TraceIndex::validate(trace)?;
+    Ok(draw_indexed(&index, options, None)?.0)
+}
+
+/// [`draw`] of an indexed trace, with the visible graph the drawing shows (its nodes and
+/// clusters are the styled graph's first ones, in the same order). `plan` replaces the
+/// boxes, capsules and folds the options ask for (the interactive page's opened and closed
+/// boxes); the drawing then carries no schedule.
+pub(crate) fn draw_indexed(
+    index: &TraceIndex<'_>,
+    options: &DrawOptions,
+    plan: Option<Plan>,
+) -> Result<(Drawing, tl_collapse::VisibleGraph), DrawError> {
+    let trace = index.trace;
     // A view fills in the options the caller left unset, then the drawing proceeds as usual.
     let resolved = match &options.view {
         Some(_) => Some(views::resolve(trace, options)?),
@@ -332,26 +351,30 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
     };
     let options = resolved.as_ref().map_or(options, |r| &r.options);
     let theme = options.check_supported()?;
-    let collapse_schedule = match options.collapse {
-        Collapse::None => None,
-        _ => Some(Schedule::build_with(&index, options.show_buffers)),
+    let collapse_schedule = match (options.collapse, &plan) {
+        (Collapse::None, _) | (_, Some(_)) => None,
+        _ => Some(Schedule::build_with(index, options.show_buffers)),
+    };
+    let plan = match plan {
+        Some(plan) => Some(plan),
+        None => plan_for(index, options, collapse_schedule.as_ref()),
     };
     let visibility = VisibilityOptions {
         depth: options.depth,
         buffers: options.show_buffers,
-        plan: plan_for(&index, options, collapse_schedule.as_ref()),
+        plan,
         focus: options.module.clone(),
     };
     let refused =
         |error: tl_collapse::VisibilityError| DrawError::invalid(error.code(), error.to_string());
     let (visible, pass_labels) = if options.rolled {
         // The plan is chosen on the unrolled graph and applied per module address.
-        let (visible, labels) = rolled_graph_with(&index, &visibility).map_err(refused)?;
+        let (visible, labels) = rolled_graph_with(index, &visibility).map_err(refused)?;
         (visible, Some(labels))
     } else {
-        let hidden = hidden_ops(&index, options.show_buffers);
+        let hidden = hidden_ops(index, options.show_buffers);
         (
-            visible_graph_with(&index, hidden, &visibility).map_err(refused)?,
+            visible_graph_with(index, hidden, &visibility).map_err(refused)?,
             None,
         )
     };
@@ -407,8 +430,8 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
     }
     let mut styled = match (&backward, options.graph) {
         (Some(view), GraphKind::Backward) => style_backward(trace, view, &style, &theme),
-        (Some(view), _) => style_combined(&index, &visible, view, &style, &theme),
-        (None, _) => style_forward(&index, &visible, pass_labels.as_deref(), &style, &theme),
+        (Some(view), _) => style_combined(index, &visible, view, &style, &theme),
+        (None, _) => style_forward(index, &visible, pass_labels.as_deref(), &style, &theme),
     };
     // Hooks see forward nodes; backward steps carry no op record.
     let kinds: Vec<NodeKind> = match options.graph {
@@ -439,14 +462,14 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
         });
     }
     let cone = (options.show_cone && options.graph != GraphKind::Backward)
-        .then(|| cone_shading(&index, &visible, &styled, &theme));
+        .then(|| cone_shading(index, &visible, &styled, &theme));
     let mut dot = tl_dot_emit::emit(&styled);
     if let Some(cone) = &cone {
         // After the first comment line, which names the graph.
         let second_line = dot.find('\n').map_or(0, |n| n + 1);
         dot.insert_str(second_line, &crate::cone::dot_note(cone));
     }
-    Ok(Drawing {
+    let drawing = Drawing {
         dot,
         census: style.interventions.then(|| tl_style::edits::census(trace)),
         cone,
@@ -454,7 +477,8 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
         collapse_schedule,
         layout_engine: options.layout_engine,
         dpi: options.dpi,
-    })
+    };
+    Ok((drawing, visible))
 }
 
 /// The nodes and arrows downstream of an edit, in translucent intervention colour.

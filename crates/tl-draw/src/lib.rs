@@ -21,6 +21,7 @@ mod draw;
 mod error;
 mod frames;
 pub mod guard;
+pub mod html;
 pub mod keywords;
 mod layout;
 pub mod options;

@@ -28,10 +28,13 @@ pub enum OutputFormat {
     Xdot,
     /// The layout engine's plain text (`-Tplain`: one line per node and arrow).
     Plain,
+    /// One self-contained interactive HTML page (schedule slider, open/close boxes, pan and
+    /// zoom, search, every recorded field).
+    Html,
 }
 
 /// Every format's name, in the order messages list them.
-const FORMATS: [(&str, OutputFormat); 10] = [
+const FORMATS: [(&str, OutputFormat); 11] = [
     ("pdf", OutputFormat::Pdf),
     ("png", OutputFormat::Png),
     ("svg", OutputFormat::Svg),
@@ -42,6 +45,7 @@ const FORMATS: [(&str, OutputFormat); 10] = [
     ("json", OutputFormat::Json),
     ("xdot", OutputFormat::Xdot),
     ("plain", OutputFormat::Plain),
+    ("html", OutputFormat::Html),
 ];
 
 /// Graphviz formats tl-draw does not write, each with what it is: asked for by name or

@@ -80,7 +80,7 @@ fn every_output_format_is_written_under_the_name_asked_for() {
     let dir = tempfile::tempdir().unwrap();
     let trace = fixture("convnet");
     let trace = trace.to_str().unwrap();
-    let starts: [(&str, &[u8]); 10] = [
+    let starts: [(&str, &[u8]); 11] = [
         ("pdf", b"%PDF-"),
         ("png", b"\x89PNG"),
         ("svg", b"<?xml"),
@@ -91,6 +91,7 @@ fn every_output_format_is_written_under_the_name_asked_for() {
         ("json", b"{"),
         ("xdot", b"digraph"),
         ("plain", b"graph "),
+        ("html", b"<!DOCTYPE html>"),
     ];
     for (extension, start) in starts {
         let name = format!("model.{extension}");
@@ -124,7 +125,7 @@ fn every_output_format_is_written_under_the_name_asked_for() {
             message.contains(&format!("{what} output is not supported")),
             "{message}"
         );
-        assert!(message.contains("pdf, png, svg, svgz, ps, eps, dot, json, xdot, plain"));
+        assert!(message.contains("pdf, png, svg, svgz, ps, eps, dot, json, xdot, plain, html"));
     }
     let after: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert_eq!(before.len(), after.len(), "a refused format writes nothing");
@@ -668,4 +669,93 @@ fn options_that_cannot_apply_are_refused_or_said_never_silently_ignored() {
         dir.path(),
     );
     assert!(output.status.success(), "{}", stderr(&output));
+}
+
+/// The interactive page's data: the JSON in its `tl-data` script.
+fn page_data(page: &str) -> serde_json::Value {
+    let start = page.find("id=\"tl-data\">").unwrap() + "id=\"tl-data\">".len();
+    let end = start + page[start..].find("</script>").unwrap();
+    serde_json::from_str(&page[start..end]).unwrap()
+}
+
+#[test]
+fn html_holds_every_schedule_stop_and_is_the_same_file_each_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = fixture("convnet");
+    let trace = trace.to_str().unwrap();
+    for name in ["a.html", "b.html"] {
+        let output = tl_draw(&["draw", trace, "-o", name], dir.path());
+        assert!(output.status.success(), "{}", stderr(&output));
+    }
+    let page = std::fs::read_to_string(dir.path().join("a.html")).unwrap();
+    assert_eq!(
+        page,
+        std::fs::read_to_string(dir.path().join("b.html")).unwrap()
+    );
+    let data = page_data(&page);
+    let schedule = tl_draw(&["schedule", trace], dir.path());
+    let counts: Vec<u64> = String::from_utf8_lossy(&schedule.stdout)
+        .lines()
+        .filter_map(|line| line.strip_prefix("t="))
+        .map(|line| line.split_whitespace().nth(1).unwrap().parse().unwrap())
+        .collect();
+    let stops = data["stops"].as_array().unwrap();
+    assert_eq!(
+        stops
+            .iter()
+            .map(|s| s["nodes"].as_u64().unwrap())
+            .collect::<Vec<_>>(),
+        counts
+    );
+    let states = data["states"].as_array().unwrap();
+    for stop in stops {
+        let state = &states[stop["state"].as_u64().unwrap() as usize];
+        assert_eq!(state["count"], stop["nodes"], "a stop draws its node count");
+    }
+    // It opens on auto, unless collapse= says otherwise.
+    let auto = stops.iter().find(|s| s["auto"] == true).unwrap();
+    assert_eq!(data["start"], 0);
+    assert_eq!(auto["state"], 0);
+    let output = tl_draw(
+        &["draw", trace, "--collapse", "max", "-o", "max.html"],
+        dir.path(),
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let max = page_data(&std::fs::read_to_string(dir.path().join("max.html")).unwrap());
+    assert_eq!(max["stops"].as_array().unwrap().last().unwrap()["state"], 0);
+    assert!(
+        states.len() > stops.len(),
+        "boxes open into drawings of their own"
+    );
+}
+
+#[test]
+fn html_of_every_drawing_kind_writes_a_page() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, args) in [
+        ("backward", vec!["--graph", "backward"]),
+        ("backward", vec!["--graph", "combined"]),
+        ("recurrent", vec!["--rolled"]),
+        ("edited", vec!["--show-cone"]),
+        ("bundle", vec!["--graph", "diff"]),
+        ("convnet", vec!["--view", "speed"]),
+    ] {
+        let trace = fixture(name);
+        let mut full = vec!["draw", trace.to_str().unwrap()];
+        full.extend(&args);
+        full.extend(["-o", "page.html"]);
+        let output = tl_draw(&full, dir.path());
+        assert!(
+            output.status.success(),
+            "{name} {args:?}: {}",
+            stderr(&output)
+        );
+        let page = std::fs::read_to_string(dir.path().join("page.html")).unwrap();
+        let data = page_data(&page);
+        assert!(
+            !data["states"].as_array().unwrap().is_empty(),
+            "{name} {args:?}"
+        );
+        assert_eq!(data["cone"]["present"], name == "edited", "{name} {args:?}");
+    }
 }

@@ -313,6 +313,19 @@ fn skip_to<'a>(lines: &mut impl Iterator<Item = &'a str>, end: &str) -> Result<(
         .ok_or_else(|| format!("{GUIDE}: missing `{end}`"))
 }
 
+/// The interactive page of the guide's first model, beside the figures.
+pub const INTERACTIVE: &str = "convnet.html";
+
+/// Writes the interactive page of `fixtures/convnet.json` (as `tl-draw draw
+/// fixtures/convnet.json -o convnet.html` does) to `path`.
+fn write_interactive(path: &Path) -> Result<()> {
+    let trace = tl_draw::Trace::load(repo_root().join("fixtures/convnet.json"))
+        .map_err(|e| e.to_string())?;
+    tl_draw::html::write(&trace, &tl_draw::DrawOptions::default(), path)
+        .map(|_| ())
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// `cargo xtask figures`.
 pub fn figures() -> Result<()> {
     let root = repo_root();
@@ -338,7 +351,13 @@ pub fn figures() -> Result<()> {
             std::fs::remove_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         }
     }
-    eprintln!("xtask: {} figures in {FIGURES}", figures.len());
+    let page = folder.join(INTERACTIVE);
+    write_interactive(&page)?;
+    wanted.push(page);
+    eprintln!(
+        "xtask: {} figures and {INTERACTIVE} in {FIGURES}",
+        figures.len()
+    );
     let report = crate::schedules::report()?;
     tl_trace_model::write_atomically(&root.join(crate::schedules::REPORT), report.as_bytes())
         .map_err(|e| format!("{}: {e}", crate::schedules::REPORT))?;
@@ -400,6 +419,20 @@ mod tests {
             "draw(&Trace::load(\"fixtures/stack8.json\")?, &DrawOptions::default().collapse(Collapse::Level(0.5)).rolled(true))?.write(\"x.svg\", None)?;"
         );
         assert!(rust_call(&figure("fixtures/convnet.json --unknown 1")).is_err());
+    }
+
+    #[test]
+    fn the_interactive_page_of_the_first_model_is_current() {
+        let scratch = tempfile::tempdir().unwrap();
+        let page = scratch.path().join(INTERACTIVE);
+        write_interactive(&page).unwrap();
+        let committed = repo_root().join(FIGURES).join(INTERACTIVE);
+        assert!(
+            std::fs::read(&page).unwrap() == std::fs::read(&committed).unwrap_or_default(),
+            "{} is stale; run `cargo xtask figures`",
+            committed.display()
+        );
+        assert!(guide().contains(&format!("](figures/{INTERACTIVE})")));
     }
 
     #[test]

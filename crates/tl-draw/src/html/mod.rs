@@ -1,0 +1,437 @@
+//! The interactive drawing (`-o model.html`, `file_format="html"`): one self-contained HTML
+//! file holding every stop of the collapse schedule and the drawings reached from them by
+//! opening boxes and closing frames, each laid out now (the page runs no layout), with the
+//! recorded fields of every operation and module call, a pan/zoom library and the viewer
+//! script inlined. It opens from disk with no network access (its content security policy
+//! forbids any) and is the same file for the same trace and options.
+
+mod page;
+mod records;
+mod states;
+
+use std::collections::BTreeMap;
+
+use serde_json::{json, Value};
+use tl_collapse::schedule::{readable_band, Schedule};
+use tl_collapse::{NodeKind, Plan, TraceIndex, VisibleGraph};
+use tl_trace_model::Trace;
+
+use crate::draw::{draw_indexed, Drawing};
+use crate::error::DrawError;
+use crate::options::{Collapse, DrawOptions, GraphKind};
+use crate::output::OutputFormat;
+use states::{after, Move, Search};
+
+/// The interactive page of `trace` drawn as `options` say: it opens on that drawing (on
+/// `collapse="auto"` when neither `collapse=` nor `depth=` was given) and, for forward
+/// drawings, holds every schedule stop and the drawings a click on a box or frame leads
+/// to. Backward and combined drawings are one drawing each (they have no schedule).
+pub fn page(trace: &Trace, options: &DrawOptions) -> Result<String, DrawError> {
+    options.check_supported()?;
+    let index = TraceIndex::validate(trace)?;
+    let mut options = options.clone();
+    let asked = options.is_explicit("collapse") || options.is_explicit("depth");
+    if !asked && options.collapse == Collapse::None && options.graph == GraphKind::Forward {
+        options.collapse = Collapse::Auto;
+    }
+    // An edited fork always carries its cone; the page's toggle shows it as asked.
+    let cone_shown = options.show_cone;
+    let edited = trace
+        .edits
+        .as_ref()
+        .is_some_and(|set| !set.edits.is_empty());
+    if edited && options.graph != GraphKind::Backward {
+        options.show_cone = true;
+    }
+    let explorable = options.graph == GraphKind::Forward && options.module.is_none();
+    let (first, first_visible) = draw_indexed(&index, &options, None)?;
+    let mut drawn: Vec<(Drawing, VisibleGraph)> = Vec::new();
+    let mut links: Vec<Vec<Link>> = Vec::new();
+    let mut stops = Vec::new();
+    if explorable {
+        let schedule = Schedule::build_with(&index, options.show_buffers);
+        let auto = schedule.auto(readable_band(trace)).t;
+        let (mut search, at) = Search::new(
+            std::iter::once(plan_of(&index, &first_visible))
+                .chain(schedule.steps.iter().map(|step| step.plan.clone())),
+        );
+        for (step, &state) in schedule.steps.iter().zip(&at[1..]) {
+            stops.push(json!({
+                "level": step.t,
+                "nodes": step.visible,
+                "folds": step.events,
+                "auto": step.t == auto,
+                "state": state,
+            }));
+        }
+        let roots = search.plans.len();
+        let mut spent = 0.0;
+        let mut first = Some((first, first_visible));
+        // Per plan found: where it is drawn (plans over the budget are not).
+        let mut drawn_as: Vec<Option<usize>> = Vec::new();
+        while let Some(at) = search.next() {
+            if drawn.len() >= states::STATE_LIMIT {
+                break;
+            }
+            let (drawing, visible) = match first.take() {
+                Some(drawn) => drawn,
+                None => draw_indexed(&index, &options, Some(search.plans[at].clone()))?,
+            };
+            if at >= roots {
+                let cost = states::layout_seconds(&drawing.styled);
+                if spent + cost > states::LAYOUT_BUDGET {
+                    // The plans still queued are reached from drawings as large or larger:
+                    // drawing each only to drop it cost GPT-2-48 ten seconds.
+                    break;
+                }
+                spent += cost;
+            }
+            let plan = search.plans[at].clone();
+            let moves = (0..visible.nodes.len())
+                .map(Move::Open)
+                .chain((0..visible.clusters.len()).map(Move::Close));
+            let mut state_links = Vec::new();
+            for step in moves {
+                if let Some(next) = after(&index, &plan, &visible, &step) {
+                    let target = search.add(next, Some((at, visible.nodes.len())));
+                    state_links.push(Link { step, target });
+                }
+            }
+            drawn_as.resize(drawn_as.len().max(at + 1), None);
+            drawn_as[at] = Some(drawn.len());
+            drawn.push((drawing, visible));
+            links.push(state_links);
+        }
+        // Links to plans never drawn (over the budget) are dropped: those boxes do not
+        // open here; the slider's finer stops show their insides.
+        for state_links in &mut links {
+            state_links.retain_mut(|link| match drawn_as.get(link.target).copied().flatten() {
+                Some(state) => {
+                    link.target = state;
+                    true
+                }
+                None => false,
+            });
+        }
+        for stop in &mut stops {
+            let plan = stop["state"].as_u64().unwrap_or_default() as usize;
+            let state = drawn_as.get(plan).copied().flatten();
+            if let (true, Some(state)) = (options.rolled, state) {
+                // The schedule counts the unrolled graph; a rolled stop draws fewer.
+                stop["nodes"] = json!(drawn[state].1.nodes.len());
+            }
+            stop["state"] = json!(state);
+        }
+    } else {
+        drawn.push((first, first_visible));
+        links.push(Vec::new());
+    }
+    let svgs = lay_out(&drawn)?;
+    let states: Vec<Value> = drawn
+        .iter()
+        .zip(&links)
+        .zip(svgs)
+        .map(|(((drawing, visible), links), svg)| {
+            // A backward drawing's nodes are autograd steps, not the visible graph's.
+            let forward = (options.graph != GraphKind::Backward).then_some(visible);
+            state_json(&index, drawing, forward, links, &svg)
+        })
+        .collect();
+    let data = json!({
+        "title": trace.model.class_name,
+        "kind": kind_name(&options),
+        "start": 0,
+        "stops": stops,
+        "states": states,
+        "records": page::packed(&records::records_json(trace)),
+        "cone": { "present": edited && options.graph != GraphKind::Backward, "shown": cone_shown },
+    });
+    Ok(page::html(&trace.model.class_name, &data))
+}
+
+/// Writes [`page`] to `target` (a path [`crate::output_target`] chose) atomically, through
+/// a symbolic link as other drawings are.
+pub fn write(
+    trace: &Trace,
+    options: &DrawOptions,
+    target: &std::path::Path,
+) -> Result<crate::Written, DrawError> {
+    let page = page(trace, options)?;
+    tl_trace_model::write_atomically(&crate::draw::through_links(target)?, page.as_bytes())?;
+    Ok(crate::Written {
+        path: target.to_owned(),
+        warnings: Vec::new(),
+    })
+}
+
+/// The page of one finished drawing (a bundle's, or a drawing whose trace is gone): pan,
+/// zoom, search and each node's drawn rows, without stops or opening boxes.
+pub(crate) fn single_page(drawing: &Drawing) -> Result<String, DrawError> {
+    let svg = svg_of(drawing)?;
+    let state = state_json_rows(drawing, &svg);
+    let data = json!({
+        "title": drawing.styled.name,
+        "kind": "drawing",
+        "start": 0,
+        "stops": [],
+        "states": [state],
+        "records": Value::Null,
+        "cone": { "present": drawing.cone.is_some(), "shown": drawing.cone.is_some() },
+    });
+    Ok(page::html(&drawing.styled.name, &data))
+}
+
+/// What a click on one drawn thing of a state leads to.
+struct Link {
+    step: Move,
+    target: usize,
+}
+
+fn kind_name(options: &DrawOptions) -> &'static str {
+    match (options.graph, options.rolled) {
+        (GraphKind::Backward, _) => "backward",
+        (GraphKind::Combined, _) => "combined",
+        (GraphKind::Forward, true) => "rolled",
+        (GraphKind::Forward, false) => "forward",
+    }
+}
+
+/// The plan a drawing shows, read off its nodes (a drawing made by the depth rule has
+/// none of its own): what opening and closing start from.
+fn plan_of(index: &TraceIndex<'_>, visible: &VisibleGraph) -> Plan {
+    let mut plan = Plan::default();
+    for node in &visible.nodes {
+        match &node.kind {
+            NodeKind::ModuleBox(module_box) if module_box.fold_members.is_none() => {
+                plan.boxes.push(module_box.address.clone());
+            }
+            NodeKind::ModuleBox(_) => {}
+            NodeKind::Segment(segment) => plan.segments.push(segment.members.clone()),
+            NodeKind::FoldEllipsis(ellipsis) => {
+                // The fold's first member is drawn as a box beside it: a sibling of the
+                // others standing for all of them.
+                let parent =
+                    |address: &str| index.tree.module(address).and_then(|m| m.parent.clone());
+                let siblings = ellipsis.members.first().and_then(|m| parent(m));
+                let representative = visible.nodes.iter().find_map(|n| match &n.kind {
+                    NodeKind::ModuleBox(b)
+                        if b.fold_members == Some(ellipsis.members.len() + 1)
+                            && parent(&b.address) == siblings =>
+                    {
+                        Some(b.address.clone())
+                    }
+                    _ => None,
+                });
+                let mut members: Vec<String> = representative.into_iter().collect();
+                members.extend(ellipsis.members.iter().cloned());
+                plan.folds.push(members);
+            }
+            NodeKind::OpSegment(ops) => plan.op_segments.push(
+                ops.iter()
+                    .map(|&op| index.trace.ops[op].label.clone())
+                    .collect(),
+            ),
+            NodeKind::Op(_) | NodeKind::Stub(..) | NodeKind::Layer(_) => {}
+        }
+    }
+    states::canonical(plan)
+}
+
+/// Each drawing's SVG, laid out on two threads, each taking the next drawing not yet
+/// taken (a page's stops are its largest drawings and come first).
+fn lay_out(drawn: &[(Drawing, VisibleGraph)]) -> Result<Vec<String>, DrawError> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let next = AtomicUsize::new(0);
+    let svgs: Mutex<Vec<Option<Result<String, DrawError>>>> =
+        Mutex::new((0..drawn.len()).map(|_| None).collect());
+    let work = || loop {
+        let at = next.fetch_add(1, Ordering::Relaxed);
+        let Some((drawing, _)) = drawn.get(at) else {
+            break;
+        };
+        let svg = svg_of(drawing);
+        if let Ok(mut svgs) = svgs.lock() {
+            svgs[at] = Some(svg);
+        }
+    };
+    std::thread::scope(|scope| {
+        if drawn.len() > 1 {
+            scope.spawn(work);
+        }
+        work();
+    });
+    svgs.into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|svg| {
+            svg.unwrap_or_else(|| {
+                Err(DrawError::invalid(
+                    "layout_failed",
+                    "a layout thread stopped before it finished; draw again".to_owned(),
+                ))
+            })
+        })
+        .collect()
+}
+
+/// `ops` (ascending op indices) as half-open ranges `[start, end)`: a box's operations are
+/// mostly one run, and GPT-2's pages hold hundreds of boxes.
+fn ranges(ops: &[usize]) -> Vec<[usize; 2]> {
+    let mut out: Vec<[usize; 2]> = Vec::new();
+    for &op in ops {
+        match out.last_mut() {
+            Some(last) if last[1] == op => last[1] = op + 1,
+            _ => out.push([op, op + 1]),
+        }
+    }
+    out
+}
+
+fn svg_of(drawing: &Drawing) -> Result<String, DrawError> {
+    let rendered = drawing.render(OutputFormat::Svg)?;
+    Ok(String::from_utf8_lossy(&rendered.bytes).into_owned())
+}
+
+/// One state as the viewer reads it: its SVG (packed), and per drawn node, frame and arrow
+/// what it stands for and where a click on it leads.
+fn state_json(
+    index: &TraceIndex<'_>,
+    drawing: &Drawing,
+    visible: Option<&VisibleGraph>,
+    links: &[Link],
+    svg: &str,
+) -> Value {
+    let Some(visible) = visible else {
+        return state_json_rows(drawing, svg);
+    };
+    let trace = index.trace;
+    let mut opens = BTreeMap::new();
+    let mut closes = BTreeMap::new();
+    for link in links {
+        match link.step {
+            Move::Open(node) => opens.insert(node, link.target),
+            Move::Close(cluster) => closes.insert(cluster, link.target),
+        };
+    }
+    let nodes: Vec<Value> = drawing
+        .styled
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, node)| {
+            let mut entry = json!({ "id": node.id, "rows": rows_text(node) });
+            if let Some(drawn) = visible.nodes.get(i) {
+                entry["ops"] = json!(ranges(&drawn.kind.ops()));
+                if matches!(drawn.kind, NodeKind::OpSegment(_)) {
+                    entry["kind"] = json!("capsule");
+                }
+                if let Some(module) = module_of(&drawn.kind) {
+                    entry["module"] = json!(module);
+                }
+                if let NodeKind::ModuleBox(module_box) = &drawn.kind {
+                    if let Some(call) = module_box.call {
+                        entry["call"] = json!(trace.module_calls[call].label);
+                    }
+                }
+            }
+            if let Some(target) = opens.get(&i) {
+                entry["opens"] = json!(target);
+            }
+            entry
+        })
+        .collect();
+    let clusters: Vec<Value> = drawing
+        .styled
+        .clusters
+        .iter()
+        .zip(&visible.clusters)
+        .enumerate()
+        .map(|(i, (styled, cluster))| {
+            let call = &trace.module_calls[cluster.call];
+            let mut entry = json!({ "id": styled.id, "module": call.address, "call": call.label });
+            if let Some(target) = closes.get(&i) {
+                entry["closes"] = json!(target);
+            }
+            entry
+        })
+        .collect();
+    let pairs_of: BTreeMap<(usize, usize), &[(usize, usize)]> = visible
+        .edges
+        .iter()
+        .map(|e| ((e.from, e.to), e.pairs.as_slice()))
+        .collect();
+    let edges: Vec<Value> = drawing
+        .styled
+        .edges
+        .iter()
+        .map(|edge| {
+            // Arrows of the backward part of a combined drawing carry no forward pairs.
+            let pairs = pairs_of
+                .get(&(edge.from, edge.to))
+                .copied()
+                .unwrap_or_default();
+            json!({
+                "from": drawing.styled.nodes[edge.from].id,
+                "to": drawing.styled.nodes[edge.to].id,
+                "count": pairs.len(),
+                // The first few are enough to read the arrow's tensor and argument.
+                "pairs": pairs.iter().take(PAIRS_SHOWN).map(|(p, c)| [p, c]).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    packed_state(drawing, svg, nodes, clusters, edges)
+}
+
+/// Arrow pairs kept per drawn arrow (the count says how many it stands for).
+const PAIRS_SHOWN: usize = 6;
+
+/// A state with only the drawn rows as fields (no trace records).
+fn state_json_rows(drawing: &Drawing, svg: &str) -> Value {
+    let nodes: Vec<Value> = drawing
+        .styled
+        .nodes
+        .iter()
+        .map(|node| json!({ "id": node.id, "rows": rows_text(node) }))
+        .collect();
+    packed_state(drawing, svg, nodes, Vec::new(), Vec::new())
+}
+
+/// A state as the page holds it: its node count in the open, the rest packed (a state's
+/// SVG and node lists pack about 6 to 1; GPT-2 small's page holds over a hundred).
+fn packed_state(
+    drawing: &Drawing,
+    svg: &str,
+    nodes: Vec<Value>,
+    clusters: Vec<Value>,
+    edges: Vec<Value>,
+) -> Value {
+    let header: Vec<&str> = drawing
+        .styled
+        .header
+        .iter()
+        .map(|row| row.text.as_str())
+        .collect();
+    let state = json!({
+        "svg": svg,
+        "nodes": nodes,
+        "clusters": clusters,
+        "edges": edges,
+        "header": header,
+    });
+    json!({ "count": drawing.styled.nodes.len(), "packed": page::packed(&state.to_string()) })
+}
+
+fn rows_text(node: &tl_style::StyledNode) -> Vec<String> {
+    node.rows.iter().map(|row| row.text.clone()).collect()
+}
+
+/// The module a box or capsule stands for (a capsule: its first member).
+fn module_of(kind: &NodeKind) -> Option<String> {
+    match kind {
+        NodeKind::ModuleBox(module_box) => Some(module_box.address.clone()),
+        NodeKind::Segment(segment) => segment.members.first().cloned(),
+        NodeKind::FoldEllipsis(ellipsis) => ellipsis.members.first().cloned(),
+        _ => None,
+    }
+}

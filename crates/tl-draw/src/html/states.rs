@@ -1,0 +1,295 @@
+//! The drawings an interactive page holds: every stop of the collapse schedule, and the
+//! drawings reached from them by opening a box or closing a frame, found breadth first
+//! within a budget of laid-out nodes (each is laid out when the page is written: the page
+//! has no layout engine).
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
+
+use tl_collapse::{NodeKind, Plan, TraceIndex};
+
+/// Seconds of layout (on one core of this machine, as [`layout_seconds`] estimates them)
+/// the drawings reached by clicks may add to the stops. GPT-2 small's page (1.5 s to
+/// write) reaches the state limit first: every box of its `auto` drawing opens, down to
+/// the blocks' attention and MLP; DenseNet-121's (12 s, most of it its nine stops), whose
+/// opened dense blocks take seconds each, opens each block and a few of their layers.
+pub(crate) const LAYOUT_BUDGET: f64 = 3.0;
+
+/// Reachable drawings at most, whatever their cost.
+pub(crate) const STATE_LIMIT: usize = 120;
+
+/// The layout time of `graph` as estimated before layout, in seconds: fitted (least
+/// squares on logarithms) to 660 layouts of the real architectures' pages (ResNet-50,
+/// BERT, ViT, MobileNetV3, UNet, DenseNet-121, GPT-2 small and 48 layers), within 1.25x
+/// for half of them and 6x for all. Arrows dominate: a DenseNet block opened into its
+/// 24 layers has 350 arrows among 50 nodes and takes 3 s, where a 160-node GPT-2
+/// drawing takes 0.03 s. A pure function of the drawing, so the page stays deterministic.
+pub(crate) fn layout_seconds(graph: &tl_style::StyledGraph) -> f64 {
+    let nodes = graph.nodes.len().max(1) as f64;
+    let edges = graph.edges.len().max(1) as f64;
+    let cost = crate::guard::layout_cost(graph).total().max(1) as f64;
+    (-9.48 - 1.33 * nodes.ln() + 2.2 * edges.ln() + 0.27 * cost.ln()).exp()
+}
+
+/// What clicking a drawn thing does: which plan it leads to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Move {
+    /// Open the box (module box, capsule, fold or op capsule) drawn as this node.
+    Open(usize),
+    /// Close the frame of this cluster into one box.
+    Close(usize),
+}
+
+/// The plan a click on a drawing of `plan` leads to, or `None` when the thing clicked
+/// cannot be opened (an operation) or closed.
+pub(crate) fn after(
+    index: &TraceIndex<'_>,
+    plan: &Plan,
+    visible: &tl_collapse::VisibleGraph,
+    step: &Move,
+) -> Option<Plan> {
+    let mut next = plan.clone();
+    match step {
+        Move::Open(node) => match &visible.nodes.get(*node)?.kind {
+            NodeKind::ModuleBox(module_box) => {
+                if let Some(fold) = module_box
+                    .fold_members
+                    .and_then(|_| next.folds.iter().position(|f| f[0] == module_box.address))
+                {
+                    let members = next.folds.remove(fold);
+                    next.boxes.extend(members);
+                } else {
+                    let before = next.boxes.len();
+                    next.boxes.retain(|b| *b != module_box.address);
+                    if next.boxes.len() == before {
+                        return None;
+                    }
+                    next.boxes
+                        .extend(children_with_ops(index, &module_box.address));
+                }
+            }
+            NodeKind::Segment(segment) => {
+                let at = next.segments.iter().position(|s| *s == segment.members)?;
+                let members = next.segments.remove(at);
+                next.boxes.extend(members);
+            }
+            NodeKind::FoldEllipsis(ellipsis) => {
+                let at = next
+                    .folds
+                    .iter()
+                    .position(|f| f.get(1..) == Some(&ellipsis.members[..]))?;
+                let members = next.folds.remove(at);
+                next.boxes.extend(members);
+            }
+            NodeKind::OpSegment(ops) => {
+                let labels: Vec<&str> = ops
+                    .iter()
+                    .map(|&op| index.trace.ops[op].label.as_str())
+                    .collect();
+                let at = next.op_segments.iter().position(|s| *s == labels)?;
+                next.op_segments.remove(at);
+            }
+            NodeKind::Op(_) | NodeKind::Stub(..) | NodeKind::Layer(_) => return None,
+        },
+        Move::Close(cluster) => {
+            let call = visible.clusters.get(*cluster)?.call;
+            let address = index.trace.module_calls[call].address.clone();
+            let inside = |member: &String| {
+                *member == address
+                    || member
+                        .strip_prefix(address.as_str())
+                        .is_some_and(|rest| rest.starts_with('.'))
+            };
+            next.boxes.retain(|b| !inside(b));
+            next.segments.retain(|s| !s.iter().any(inside));
+            next.folds.retain(|f| !f.iter().any(inside));
+            next.op_segments.retain(|labels| {
+                !labels.iter().all(|label| {
+                    index
+                        .op(label)
+                        .is_some_and(|op| index.tree.path(op).contains(&address.as_str()))
+                })
+            });
+            next.boxes.push(address);
+        }
+    }
+    Some(canonical(next))
+}
+
+/// The child modules of `address` that ran something, in registration order: what opening
+/// its box shows, each as a box of its own.
+fn children_with_ops(index: &TraceIndex<'_>, address: &str) -> Vec<String> {
+    let Some(record) = index.tree.module(address) else {
+        return Vec::new();
+    };
+    record
+        .children
+        .iter()
+        .filter(|child| index.tree.op_count(child) > 0)
+        .cloned()
+        .collect()
+}
+
+/// `plan` in one order, so that two ways to the same drawing meet.
+pub(crate) fn canonical(mut plan: Plan) -> Plan {
+    plan.boxes.sort();
+    plan.boxes.dedup();
+    plan.segments.sort();
+    plan.folds.sort();
+    plan.op_segments.sort();
+    plan
+}
+
+/// A key naming a plan (plans are compared by it).
+pub(crate) fn key(plan: &Plan) -> String {
+    format!(
+        "{:?}|{:?}|{:?}|{:?}",
+        plan.boxes, plan.segments, plan.folds, plan.op_segments
+    )
+}
+
+/// A search over plans: `roots` first, then what a click leads to, each plan once, those
+/// reached from smaller drawings first (opening boxes near the `auto` end is what a reader
+/// does most; closing one frame of a full-detail drawing costs a full-detail layout).
+pub(crate) struct Search {
+    /// Plans in the order found; `roots` first.
+    pub plans: Vec<Plan>,
+    seen: BTreeMap<String, usize>,
+    /// By the size of the drawing a plan was reached from (in hundreds of nodes), then
+    /// the clicks from a root, then the order found.
+    queue: BinaryHeap<Reverse<(usize, usize, usize)>>,
+    depth: Vec<usize>,
+}
+
+impl Search {
+    pub(crate) fn new(roots: impl IntoIterator<Item = Plan>) -> (Search, Vec<usize>) {
+        let mut search = Search {
+            plans: Vec::new(),
+            seen: BTreeMap::new(),
+            queue: BinaryHeap::new(),
+            depth: Vec::new(),
+        };
+        let at = roots
+            .into_iter()
+            .map(|plan| search.add(canonical(plan), None))
+            .collect();
+        (search, at)
+    }
+
+    /// The plan's position, adding it when new and queueing it for a visit: `from` is the
+    /// plan it is reached from and that drawing's node count (`None` for a root).
+    pub(crate) fn add(&mut self, plan: Plan, from: Option<(usize, usize)>) -> usize {
+        let key = key(&plan);
+        if let Some(&at) = self.seen.get(&key) {
+            return at;
+        }
+        let at = self.plans.len();
+        let (size, depth) = match from {
+            Some((parent, nodes)) => (1 + nodes / 100, self.depth[parent] + 1),
+            None => (0, 0),
+        };
+        self.seen.insert(key, at);
+        self.plans.push(plan);
+        self.depth.push(depth);
+        self.queue.push(Reverse((size, depth, at)));
+        at
+    }
+
+    #[cfg(test)]
+    fn find(&self, plan: &Plan) -> Option<usize> {
+        self.seen.get(&key(plan)).copied()
+    }
+
+    /// The next plan to visit.
+    pub(crate) fn next(&mut self) -> Option<usize> {
+        self.queue.pop().map(|Reverse((_, _, at))| at)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tl_trace_model::Trace;
+
+    fn gpt2() -> Trace {
+        Trace::load(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../fixtures/gpt2.json"
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn opening_a_box_boxes_its_children_and_closing_the_frame_undoes_it() {
+        let trace = gpt2();
+        let index = TraceIndex::validate(&trace).unwrap();
+        let root = trace
+            .modules
+            .iter()
+            .find(|m| m.depth == 1 && !m.children.is_empty())
+            .unwrap();
+        let plan = Plan {
+            boxes: vec![root.address.clone()],
+            ..Plan::default()
+        };
+        let hidden = tl_collapse::hidden_ops(&index, Default::default());
+        let options = tl_collapse::VisibilityOptions {
+            plan: Some(plan.clone()),
+            ..Default::default()
+        };
+        let visible = tl_collapse::visible_graph_with(&index, hidden.clone(), &options).unwrap();
+        let node = visible
+            .nodes
+            .iter()
+            .position(|n| matches!(&n.kind, NodeKind::ModuleBox(b) if b.address == root.address))
+            .unwrap();
+        let opened = after(&index, &plan, &visible, &Move::Open(node)).unwrap();
+        assert!(!opened.boxes.contains(&root.address));
+        assert!(!opened.boxes.is_empty());
+        assert!(opened
+            .boxes
+            .iter()
+            .all(|b| b.starts_with(&format!("{}.", root.address))));
+        let options = tl_collapse::VisibilityOptions {
+            plan: Some(opened.clone()),
+            ..Default::default()
+        };
+        let visible = tl_collapse::visible_graph_with(&index, hidden, &options).unwrap();
+        let frame = visible
+            .clusters
+            .iter()
+            .position(|c| trace.module_calls[c.call].address == root.address)
+            .unwrap();
+        let closed = after(&index, &opened, &visible, &Move::Close(frame)).unwrap();
+        assert_eq!(key(&closed), key(&canonical(plan)));
+        // An operation opens nothing.
+        let op = visible
+            .nodes
+            .iter()
+            .position(|n| matches!(n.kind, NodeKind::Op(_)))
+            .unwrap();
+        assert_eq!(after(&index, &opened, &visible, &Move::Open(op)), None);
+    }
+
+    #[test]
+    fn the_search_meets_each_plan_once() {
+        let plan = |boxes: &[&str]| Plan {
+            boxes: boxes.iter().map(|b| (*b).to_owned()).collect(),
+            ..Plan::default()
+        };
+        let (mut search, roots) = Search::new([plan(&["b", "a"]), plan(&["a", "b"])]);
+        assert_eq!(roots, vec![0, 0]);
+        assert_eq!(search.add(plan(&["c"]), Some((0, 500))), 1);
+        assert_eq!(search.add(plan(&["d"]), Some((0, 30))), 2);
+        assert_eq!(search.add(plan(&["e"]), Some((2, 30))), 3);
+        assert_eq!(search.add(plan(&["f"]), Some((0, 40))), 4);
+        assert_eq!(search.find(&canonical(plan(&["b", "a"]))), Some(0));
+        assert_eq!(search.next(), Some(0));
+        // Reached from a smaller drawing: visited first, nearer the root first.
+        assert_eq!(search.next(), Some(2));
+        assert_eq!(search.next(), Some(4));
+        assert_eq!(search.next(), Some(3));
+        assert_eq!(search.next(), Some(1));
+        assert_eq!(search.next(), None);
+    }
+}

@@ -1,0 +1,89 @@
+//! The browser tests of the interactive HTML: Debian's Chromium (installed by `setup` when
+//! run as root), the npm packages of `web/package-lock.json` (installed with `npm ci` into a
+//! cache outside the clone, like the Python environment), and `web/browser-test.mjs`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::{repo_root, run, Result};
+
+/// Debian packages of the browser tests: the browser and its driver.
+pub(crate) const BROWSER_PACKAGES: &[&str] = &["chromium", "chromium-driver"];
+
+/// Where the browser lives once installed.
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// The npm packages' folder: `$TL_DRAW_CACHE/web` (beside the Python environment).
+fn web_dir() -> PathBuf {
+    crate::venv_dir().with_file_name("web")
+}
+
+/// Installs the locked npm packages into the cache when the lock changed; returns the
+/// folder holding `node_modules`.
+pub(crate) fn npm_packages() -> Result<PathBuf> {
+    let dir = web_dir();
+    let source = repo_root().join("web");
+    let lock = std::fs::read(source.join("package-lock.json"))
+        .map_err(|e| format!("cannot read web/package-lock.json: {e}"))?;
+    let stamp = dir.join("installed.lock");
+    if std::fs::read(&stamp).ok().as_deref() == Some(lock.as_slice())
+        && dir.join("node_modules").exists()
+    {
+        return Ok(dir);
+    }
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    for file in ["package.json", "package-lock.json"] {
+        std::fs::copy(source.join(file), dir.join(file))
+            .map_err(|e| format!("cannot copy web/{file}: {e}"))?;
+    }
+    run(Command::new("npm")
+        .args([
+            "ci",
+            "--ignore-scripts",
+            "--no-audit",
+            "--no-fund",
+            "--loglevel=error",
+        ])
+        .current_dir(&dir))?;
+    std::fs::write(&stamp, lock).map_err(|e| format!("cannot write {}: {e}", stamp.display()))?;
+    Ok(dir)
+}
+
+/// The pan/zoom library inlined into every page is the npm package's file, byte for byte.
+pub(crate) fn check_vendored(modules: &Path) -> Result<()> {
+    let vendored = repo_root().join("crates/tl-draw/src/html/assets/panzoom.min.js");
+    let package = modules.join("node_modules/@panzoom/panzoom/dist/panzoom.min.js");
+    let read = |path: &Path| {
+        std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    };
+    if read(&vendored)? != read(&package)? {
+        return Err(format!(
+            "{} is not the file of the locked npm package ({}); copy it again after changing web/package-lock.json",
+            vendored.display(),
+            package.display()
+        ));
+    }
+    Ok(())
+}
+
+/// Runs the browser tests with the `tl-draw` program at `program`; screenshots go to
+/// `target/browser`.
+pub(crate) fn browser_tests(program: &Path) -> Result<()> {
+    if !Path::new(CHROMIUM).exists() {
+        return Err(format!(
+            "the browser tests need Debian's Chromium ({CHROMIUM}); run `cargo xtask setup` as root, or apt-get install {}",
+            BROWSER_PACKAGES.join(" ")
+        ));
+    }
+    let modules = npm_packages()?;
+    check_vendored(&modules)?;
+    let root = repo_root();
+    run(Command::new("node")
+        .arg(root.join("web/browser-test.mjs"))
+        .arg(program)
+        .arg(root.join("fixtures"))
+        .arg(root.join("target/browser"))
+        .env("TL_WEB_MODULES", &modules)
+        .env("TL_CHROMIUM", CHROMIUM)
+        .current_dir(&root))
+}
