@@ -14,7 +14,7 @@ import torchlens as tl
 from PIL import Image
 
 from tl_export import export_bundle, export_trace, fixtures
-from tl_export.convert import _metric
+from tl_export.bundle import _metric
 
 
 def roundtrip(document):
@@ -313,3 +313,42 @@ def test_annotation_pictures_png_as_is_others_from_a_png_copy(tmp_path):
     copy = Image.open(io.BytesIO(base64.b64decode(copied["png_base64"])))
     assert copy.format == "PNG" and copy.size == (260, 140)
     assert (copied["width"], copied["height"]) == (260, 140)
+
+
+@pytest.mark.parametrize("name", ["unet", "gpt2_6", "edited", "backward"])
+def test_fields_read_ahead_from_the_row_store_are_what_the_ops_say(name):
+    """The converter reads TorchLens's row store column by column: every field it reads
+    ahead is exactly the attribute's value (or, unset, absent), on real architectures, an
+    edited fork (a copy-on-write view of its parent's store) and a trace with gradients,
+    and the whole export is the same as reading attribute by attribute."""
+    from tl_export import convert, row_store
+    from tl_export.real_models import trace_real
+
+    builders = {"edited": fixtures._edited_pair, "backward": fixtures._backward(1)}
+    trace = builders[name]()["trace"] if name in builders else trace_real(name)["trace"]
+    ops = list(trace.ops)
+    fast = row_store._prefetched_ops(ops)
+    plain_fields = row_store._plain_fields(type(ops[0]))
+    assert plain_fields and len(plain_fields) >= 25, "the row store is read ahead (TorchLens internals as expected)"
+    unset = object()
+    for op, read_ahead in zip(ops, fast, strict=True):
+        for field in plain_fields:
+            assert read_ahead.__dict__.get(field, unset) == getattr(op, field, unset), (op.label, field)
+    original = convert._prefetched_ops
+    try:
+        convert._prefetched_ops = list
+        attribute_by_attribute = export_trace(trace)
+    finally:
+        convert._prefetched_ops = original
+    assert export_trace(trace) == attribute_by_attribute
+
+
+def test_value_stats_can_be_left_out_and_nothing_else_changes():
+    trace = fixtures._convnet()["trace"]
+    full = export_trace(trace)
+    lean = export_trace(trace, value_stats=False)
+    assert any("magnitude" in op for op in full["ops"]) and any("finiteness" in op for op in full["ops"])
+    for op in full["ops"]:
+        op.pop("magnitude", None)
+        op.pop("finiteness", None)
+    assert lean == full

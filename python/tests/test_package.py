@@ -30,6 +30,20 @@ def test_a_live_trace_and_its_exported_file_draw_the_same(convnet: object, tmp_p
     assert tl_draw.draw(convnet).dot == tl_draw.draw(path).dot == tl_draw.draw(str(path)).dot
 
 
+def test_value_summaries_are_converted_only_for_drawings_that_read_them(convnet: object, tmp_path: Path) -> None:
+    from tl_draw._convert import needs_value_stats
+
+    assert not needs_value_stats(None, {}) and not needs_value_stats("m.svg", {"collapse": "auto"})
+    assert needs_value_stats(None, {"view": "debug"}) and needs_value_stats(None, {"color_by": "magnitude"})
+    assert needs_value_stats("m.html", {}) and needs_value_stats(None, {"file_format": "HTML"})
+    assert not needs_value_stats(None, {"color_by": lambda node: 1.0}), "a function reads the live record"
+    # Left out or not, the drawing is the file's (which has them).
+    path = tmp_path / "convnet.json"
+    path.write_text(json.dumps(export_trace(convnet)))
+    for keywords in ({}, {"collapse": "auto"}, {"view": "debug"}, {"color_by": "magnitude"}):
+        assert tl_draw.draw(convnet, **keywords).dot == tl_draw.draw(path, **keywords).dot, keywords
+
+
 def test_a_misspelt_keyword_is_a_type_error_naming_the_closest(convnet: object) -> None:
     with pytest.raises(TypeError) as raised:
         tl_draw.draw(convnet, colapse="auto")

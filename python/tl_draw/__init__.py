@@ -21,7 +21,7 @@ import os
 from typing import Any
 
 from . import _native
-from ._convert import documents_of
+from ._convert import documents_of, needs_value_stats
 from ._drawing import Drawing, ScheduleStop
 from ._errors import DrawError, DrawKeywordError
 from ._hooks import Node, NodeSpec, Record, node_spec_hook, record_lookup, value_hook
@@ -102,10 +102,21 @@ def draw(
     """
     # Before any work: a misspelt keyword is a DrawKeywordError naming the closest one.
     _native.check_keywords(list(keywords))
-    documents, names = documents_of(subject)
-    native = _native.draw(documents, _prepared(subject, keywords), names)
+    value_stats = needs_value_stats(outpath, keywords)
+    documents, names = documents_of(subject, value_stats)
+    prepared = _prepared(subject, keywords)
+    native = _native.draw(documents, prepared, names)
+
+    def with_value_stats() -> _native.NativeDrawing:
+        documents, names = documents_of(subject, True)
+        return _native.draw(documents, prepared, names)
+
     file_format = keywords.get("file_format")
-    drawing = Drawing(native, inline_png=isinstance(file_format, str) and file_format.lower() == "png")
+    drawing = Drawing(
+        native,
+        inline_png=isinstance(file_format, str) and file_format.lower() == "png",
+        with_value_stats=None if value_stats else with_value_stats,
+    )
     if outpath is not None:
         drawing.save(outpath, file_format)
     return drawing

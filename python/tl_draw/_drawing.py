@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,8 +40,12 @@ class Drawing:
         path: Path | None = None,
         warnings: tuple[str, ...] = (),
         inline_png: bool = False,
+        with_value_stats: Callable[[], _native.NativeDrawing] | None = None,
     ) -> None:
         self._native = native
+        # Drawn from a live trace converted without the activations' summaries: the
+        # interactive page, which shows every field, draws it again with them.
+        self._with_value_stats = with_value_stats
         self.path = path
         """The file written by ``draw(..., outpath)`` (or the last ``save``), else ``None``."""
         self.warnings = warnings
@@ -85,8 +90,16 @@ class Drawing:
     def render(self, file_format: str = "svg") -> bytes:
         """The drawing's bytes in ``file_format``: ``svg``, ``png``, ``pdf``, ``svgz``, ``ps``,
         ``eps``, ``dot``, ``json``, ``xdot``, ``plain`` or ``html`` (the interactive page)."""
-        data, _warnings = self._native.render(file_format)
+        data, _warnings = self._native_for(file_format).render(file_format)
         return data
+
+    def _native_for(self, file_format: str | None, path: str | os.PathLike[str] | None = None) -> Any:
+        """The native drawing that writes ``file_format`` (or ``path``'s extension)."""
+        if file_format is None and path is not None:
+            file_format = os.path.splitext(os.fspath(path))[1].lstrip(".")
+        if self._with_value_stats is not None and isinstance(file_format, str) and file_format.lower() == "html":
+            self._native, self._with_value_stats = self._with_value_stats(), None
+        return self._native
 
     def svg(self) -> str:
         """The SVG text (laid out once, then kept)."""
@@ -102,7 +115,7 @@ class Drawing:
     ) -> Path:
         """Writes the drawing atomically: ``file_format`` wins, else the extension picks the
         format (pdf, png, svg, dot), else PDF; returns the path written."""
-        written, warnings = self._native.save(os.fspath(path), file_format, dpi)
+        written, warnings = self._native_for(file_format, path).save(os.fspath(path), file_format, dpi)
         self.path, self.warnings = Path(os.path.abspath(written)), tuple(warnings)
         return self.path
 

@@ -79,7 +79,7 @@ _PICTURE_HINTS = frozenset({"imagescale", "labelloc", "fixedsize", "margin"})
 def picture_png(image: Any) -> bytes:
     """A node picture as PNG bytes, as the guide draws ``annotate(image=...)`` pictures: a PNG
     file as it is, any other image file (JPEG, WebP, ...) or PIL image as a PNG copy."""
-    from tl_export.convert import png_of
+    from tl_export.pictures import png_of
 
     png = png_of(image)
     if png is None:

@@ -9,7 +9,8 @@
 Then draw it with ``tl-draw draw model.json -o model.pdf``.
 """
 
-from .convert import FORMAT_VERSION, export_bundle, export_trace
+from .bundle import export_bundle
+from .convert import FORMAT_VERSION, export_trace
 from .fixtures import write_json
 
 __all__ = ["FORMAT_VERSION", "export_bundle", "export_trace", "write_json"]

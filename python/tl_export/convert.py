@@ -2,229 +2,33 @@
 
 The format is documented field by field in ``docs/trace-format.md``; the Rust crate
 ``tl-trace-model`` is its reference reader. This module only reads public attributes of
-TorchLens records, except where noted (the AccumulateGrad -> parameter map).
+TorchLens records, except where noted (the AccumulateGrad -> parameter map) and in
+``row_store`` (op fields read ahead from TorchLens's row store). Helpers: ``values`` (value
+formats and tensor summaries), ``pictures`` (node pictures), ``bundle`` (bundles).
 """
 
 from __future__ import annotations
 
-import base64
-import io
-import math
-import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy
 import torch
 
+from .pictures import _feature_map_picture, _png_picture
+from .row_store import _prefetched_ops
+from .values import (
+    _arg_value,
+    _dtype,
+    _finite,
+    _float_tensor,
+    _grad_summary,
+    _label,
+    _relative_path,
+    _shape,
+    _value_summary,
+)
+
 FORMAT_VERSION = 1
-METRICS = ("relative_l2", "cosine", "pearson")
-
-
-# ---------------------------------------------------------------------------- helpers
-
-
-def _label(ref: str) -> str:
-    """TorchLens names single-pass layers without a pass; the format always qualifies."""
-    return ref if ":" in ref else f"{ref}:1"
-
-
-def _finite(value: float) -> float | None:
-    return value if math.isfinite(value) else None
-
-
-def _shape(shape: Any) -> list[int] | None:
-    if shape is None:
-        return None
-    return [int(d) for d in shape]
-
-
-def _dtype(dtype: Any) -> str | None:
-    if dtype is None:
-        return None
-    return str(dtype).replace("torch.", "")
-
-
-def _arg_value(value: Any) -> Any:
-    """Salient argument values as JSON scalars and lists."""
-    if value is None or isinstance(value, (bool, int, str)):
-        return value
-    if isinstance(value, float):
-        return value if math.isfinite(value) else str(value)
-    if isinstance(value, (torch.Size, tuple, list)):
-        return [_arg_value(v) for v in value]
-    if isinstance(value, torch.dtype):
-        return _dtype(value)
-    if isinstance(value, torch.Tensor):
-        return [int(d) for d in value.shape]
-    return str(value)
-
-
-def _relative_path(path: str | None, root: str | None) -> str | None:
-    if path is None:
-        return None
-    if root:
-        try:
-            rel = os.path.relpath(path, root)
-            if not rel.startswith(".."):
-                return rel.replace(os.sep, "/")
-        except ValueError:
-            pass
-    return os.path.basename(path)
-
-
-def _float_tensor(value: Any) -> torch.Tensor | None:
-    if not isinstance(value, torch.Tensor) or value.numel() == 0:
-        return None
-    if value.is_complex():
-        value = value.abs()
-    return value.detach().to(torch.float64).cpu()
-
-
-def _plain_array(value: Any) -> numpy.ndarray | None:
-    """The tensor's values as a NumPy array without a copy where NumPy can read them (CPU,
-    real, a dtype NumPy has): statistics on it skip the torch function wrappers TorchLens
-    installs, which cost more than the arithmetic on a real model's hundreds of tensors."""
-    if not isinstance(value, torch.Tensor) or value.device.type != "cpu" or value.numel() == 0:
-        return None
-    if value.is_complex() or value.dtype in (torch.bfloat16, torch.float8_e4m3fn, torch.float8_e5m2):
-        return None
-    try:
-        return (value.detach() if value.requires_grad else value).numpy()
-    except (TypeError, RuntimeError):
-        return None
-
-
-def _value_summary(value: Any) -> tuple[float | None, str] | None:
-    """Mean absolute value and finiteness (``finite``, ``nan``, ``pos_inf``, ``neg_inf`` or
-    ``mixed``) of a tensor's values; ``None`` for no values."""
-    array = _plain_array(value)
-    if array is None:
-        values = _float_tensor(value)
-        if values is None:
-            return None
-        return _finite(float(values.abs().mean())), _finiteness(values)
-    if array.dtype == numpy.bool_:
-        array = array.view(numpy.uint8)
-    mean_abs = float(numpy.abs(array).mean(dtype=numpy.float64))
-    # The mean of absolute values (in float64, which a float32 sum cannot overflow) is finite
-    # exactly when every value is: one pass over the tensor instead of two.
-    if math.isfinite(mean_abs):
-        return mean_abs, "finite"
-    flags = (
-        ("nan", bool(numpy.isnan(array).any())),
-        ("pos_inf", bool(numpy.isposinf(array).any())),
-        ("neg_inf", bool(numpy.isneginf(array).any())),
-    )
-    kinds = [kind for kind, flag in flags if flag]
-    if not kinds:  # finite values whose float64 sum overflowed
-        return None, "finite"
-    return None, kinds[0] if len(kinds) == 1 else "mixed"
-
-
-def _finiteness(value: torch.Tensor) -> str:
-    nan = bool(torch.isnan(value).any())
-    pos = bool(torch.isposinf(value).any())
-    neg = bool(torch.isneginf(value).any())
-    kinds = [k for k, flag in (("nan", nan), ("pos_inf", pos), ("neg_inf", neg)) if flag]
-    if not kinds:
-        return "finite"
-    return kinds[0] if len(kinds) == 1 else "mixed"
-
-
-def _grad_summary(shape: Any, grad: Any) -> dict[str, Any] | None:
-    if shape is None:
-        return None
-    summary: dict[str, Any] = {"shape": _shape(shape)}
-    values = _float_tensor(grad)
-    if values is not None:
-        norm = _finite(float(values.norm()))
-        max_abs = _finite(float(values.abs().max()))
-        if norm is not None:
-            summary["norm"] = norm
-        if max_abs is not None:
-            summary["max_abs"] = max_abs
-    return summary
-
-
-_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-#: The input photo is drawn as "a small thumbnail": its longest side in pixels.
-_THUMBNAIL_SIDE = 128
-
-
-def _picture_record(source: str, width: int, height: int, png: bytes) -> dict[str, Any]:
-    return {
-        "source": source,
-        "width": width,
-        "height": height,
-        "png_base64": base64.b64encode(png).decode("ascii"),
-    }
-
-
-def png_of(image: Any, thumbnail: int | None = None) -> tuple[bytes, int, int] | None:
-    """A picture as PNG bytes and its size: a path to an image file or a PIL image. Drawn at
-    its own size, a PNG file (or a PIL image opened from one) is its own bytes, the guide's
-    "a PNG file is drawn as it is", and anything else a PNG copy (transparency kept); with
-    ``thumbnail``, a copy whose longest side is at most that. None when it is no image."""
-    from PIL import Image
-
-    path = image if isinstance(image, (str, os.PathLike)) else None
-    if isinstance(image, Image.Image) and image.format == "PNG":
-        path = getattr(image, "filename", None) or None
-    if thumbnail is None and path is not None and os.path.isfile(path):
-        with open(path, "rb") as file:
-            data = file.read()
-        if data.startswith(_PNG_SIGNATURE):
-            with Image.open(io.BytesIO(data)) as opened:
-                return data, opened.width, opened.height
-    if isinstance(image, (str, os.PathLike)):
-        image = Image.open(image)
-    if not isinstance(image, Image.Image):
-        return None
-    image = image.convert("RGBA" if "A" in image.getbands() else "RGB")
-    if thumbnail is not None:
-        image.thumbnail((thumbnail, thumbnail))
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=True)
-    return buffer.getvalue(), image.width, image.height
-
-
-def _png_picture(image: Any, source: str) -> dict[str, Any] | None:
-    """A node picture record: an annotation as :func:`png_of` draws it, the input photo
-    ("a small thumbnail") and feature-map grids as thumbnails (longest side 128 px)."""
-    if image is None:
-        return None
-    png = png_of(image, None if source == "annotation" else _THUMBNAIL_SIDE)
-    if png is None:
-        return None
-    data, width, height = png
-    return _picture_record(source, width, height, data)
-
-
-def _feature_map_picture(activation: Any, max_channels: int = 16) -> dict[str, Any] | None:
-    """A saved activation ``(N, C, H, W)`` as a grid of its first channels (batch item 0),
-    each scaled to its own range, dark low and light high: what ``tl.viz.feature_maps``
-    draws inside a node."""
-    import numpy as np
-    from PIL import Image
-
-    if not isinstance(activation, torch.Tensor) or activation.dim() != 4:
-        return None
-    maps = activation[0, :max_channels].detach().float().cpu().numpy()
-    channels, height, width = maps.shape
-    columns = int(np.ceil(np.sqrt(channels)))
-    rows = int(np.ceil(channels / columns))
-    cell = max(1, 32 // max(height, width)) if max(height, width) < 32 else 1
-    tile_h, tile_w = height * cell, width * cell
-    grid = np.full((rows * (tile_h + 1) + 1, columns * (tile_w + 1) + 1), 255, dtype=np.uint8)
-    for index, channel in enumerate(maps):
-        low, high = float(channel.min()), float(channel.max())
-        scaled = (channel - low) / (high - low) if high > low else np.zeros_like(channel)
-        tile = np.kron((scaled * 230).astype(np.uint8), np.ones((cell, cell), dtype=np.uint8))
-        top = 1 + (index // columns) * (tile_h + 1)
-        left = 1 + (index % columns) * (tile_w + 1)
-        grid[top : top + tile_h, left : left + tile_w] = tile
-    return _png_picture(Image.fromarray(grid, mode="L"), "visualizer")
 
 
 def _decoded_labels(trace: Any) -> list[dict[str, Any]]:
@@ -327,7 +131,7 @@ def _call_sites(op: Any, root: str | None) -> list[dict[str, Any]]:
     return sites
 
 
-def _export_op(op: Any, clean: Any, source_root: str | None) -> dict[str, Any]:
+def _export_op(op: Any, clean: Any, source_root: str | None, value_stats: bool = True) -> dict[str, Any]:
     # Each field is read once: a read of a TorchLens record field costs 1-2 us (its
     # __getattribute__, a descriptor and the row store), a real model has thousands of ops.
     kind = _kind(op)
@@ -343,10 +147,13 @@ def _export_op(op: Any, clean: Any, source_root: str | None) -> dict[str, Any]:
         "pass_index": int(op.pass_index),
         "num_passes": int(op.num_passes),
     }
-    out = op.out
+    shape, dtype, memory = op.shape, op.dtype, op.activation_memory
+    # The saved output is read only when something is computed from it: reading it goes
+    # through TorchLens's lazy-payload checks (a third of a lean conversion).
+    wanted = value_stats or clean is not None or (shape is not None and len(shape) == 0)
+    out = op.out if wanted else None
     if not isinstance(out, torch.Tensor):
         out = None
-    shape, dtype, memory = op.shape, op.dtype, op.activation_memory
     if shape is not None:
         record["shape"] = _shape(shape)
     if dtype is not None:
@@ -418,7 +225,7 @@ def _export_op(op: Any, clean: Any, source_root: str | None) -> dict[str, Any]:
         if saved_bytes is not None:
             saved["bytes"] = int(saved_bytes)
         record["saved_for_backward"] = saved
-    summary = _value_summary(out)
+    summary = _value_summary(out) if value_stats else None
     if summary is not None:
         magnitude, finiteness = summary
         if magnitude is not None:
@@ -456,8 +263,8 @@ def _export_op(op: Any, clean: Any, source_root: str | None) -> dict[str, Any]:
     ]
     if fires:
         record["edits"] = fires
-    if clean is not None and summary is not None:
-        values = _float_tensor(out)
+    values = _float_tensor(out) if clean is not None else None
+    if values is not None:
         try:
             clean_values = _float_tensor(clean[op.label].out)
         except (KeyError, ValueError, AttributeError):
@@ -650,7 +457,12 @@ def _export_edits(trace: Any, clean_available: bool) -> dict[str, Any] | None:
 
 
 def export_trace(
-    trace: Any, clean: Any = None, source_root: str | None = None, model: Any = None, feature_maps: Sequence[str] = ()
+    trace: Any,
+    clean: Any = None,
+    source_root: str | None = None,
+    model: Any = None,
+    feature_maps: Sequence[str] = (),
+    value_stats: bool = True,
 ) -> dict[str, Any]:
     """The ``tl-trace`` v1 document of ``trace``.
 
@@ -658,14 +470,17 @@ def export_trace(
     ``parent_trace``); ``source_root`` makes call-site paths relative to that folder;
     ``model`` (defaults to the traced model while it is alive) names the classes of
     modules that never ran; ``feature_maps`` names ops whose saved activation is drawn
-    inside the node as a grid of its channels.
+    inside the node as a grid of its channels. ``value_stats=False`` leaves out each
+    output's mean absolute value and finiteness (``magnitude``, ``finiteness``): computing
+    them reads every saved activation (half of converting GPT-2 small), and only
+    ``color_by="magnitude"``, ``view="debug"`` and the interactive page use them.
     """
     if model is None:
         reference = getattr(trace, "_source_model_ref", None)
         model = reference() if callable(reference) else None
     if clean is None and getattr(trace, "intervention_spec", None) is not None:
         clean = getattr(trace, "parent_trace", None)
-    ops = [_export_op(op, clean, source_root) for op in trace.ops]
+    ops = [_export_op(op, clean, source_root, value_stats) for op in _prefetched_ops(list(trace.ops))]
     _fill_children(ops)
     photo = _png_picture(getattr(trace, "raw_input", None), "input_photo")
     first_input = next((op for op in ops if op["kind"] == "input"), None)
@@ -747,78 +562,3 @@ def _export_advisories(trace: Any, source_root: str | None) -> list[dict[str, An
             entry["first_at"] = f"{_relative_path(file, source_root)}:{line}" if line.isdigit() else str(location)
         advisories.append(entry)
     return advisories
-
-
-def _metric(name: str, a: torch.Tensor, b: torch.Tensor) -> float:
-    """The bundle-diff metrics of TorchLens 2.36.1 (drawing-spec section 7.2)."""
-    a = a.flatten()
-    b = b.flatten()
-    if a.numel() <= 1 and b.numel() <= 1:
-        diff = float((a - b).abs().sum())
-        base = float(a.abs().sum())
-        return diff / base if base >= 1e-12 else diff
-    if name == "relative_l2":
-        diff = float((a - b).norm())
-        base = float(a.norm())
-        return diff / base if base >= 1e-12 else diff
-    if name == "cosine":
-        denominator = float(a.norm() * b.norm())
-        if denominator < 1e-12:
-            return 0.0 if torch.equal(a, b) else 1.0
-        return 1.0 - float(a.dot(b)) / denominator
-    if name == "pearson":
-        if a.numel() < 2 or float(a.std()) == 0.0 or float(b.std()) == 0.0:
-            return 0.0 if torch.equal(a, b) else 1.0
-        r = float(torch.corrcoef(torch.stack([a, b]))[0, 1])
-        return 1.0 - r
-    raise ValueError(f"unknown metric {name!r}")
-
-
-def _tensors(trace: Any, on: str) -> dict[str, torch.Tensor]:
-    result = {}
-    for op in trace.ops:
-        value = op.out if on == "out" else (_latest_grad(op) if op.has_grad else None)
-        tensor = _float_tensor(value)
-        if tensor is not None:
-            result[op.label] = tensor
-    return result
-
-
-def export_bundle(
-    members: Any, baseline: str | None = None, source_root: str | None = None, model: Any = None
-) -> dict[str, Any]:
-    """The ``tl-bundle`` v1 document of a ``tl.Bundle`` (or of ``(name, trace)`` pairs),
-    with every metric precomputed against the baseline (the bundle's, else the first)."""
-    if hasattr(members, "names") and hasattr(members, "traces"):
-        baseline = baseline or getattr(members, "baseline_name", None)
-        members = [(name, members.traces[name]) for name in members.names]
-    members = list(members)
-    baseline = baseline or members[0][0]
-    traces = dict(members)
-    deltas = []
-    for on in ("out", "grad"):
-        base = _tensors(traces[baseline], on)
-        for name, trace in members:
-            if name == baseline:
-                continue
-            other = _tensors(trace, on)
-            for metric in METRICS:
-                values = {}
-                for label, tensor in other.items():
-                    reference = base.get(label)
-                    if reference is not None and reference.numel() == tensor.numel():
-                        value = _finite(_metric(metric, reference, tensor))
-                        if value is not None:
-                            values[label] = value
-                if values:
-                    deltas.append({"member": name, "metric": metric, "on": on, "values": values})
-    return {
-        "format": "tl-bundle",
-        "version": FORMAT_VERSION,
-        "baseline": baseline,
-        "members": [
-            {"name": name, "trace": export_trace(trace, source_root=source_root, model=model)}
-            for name, trace in members
-        ],
-        "deltas": deltas,
-    }

@@ -23,7 +23,8 @@ import torchlens as tl
 from torchlens.options import CaptureOptions
 
 from . import models
-from .convert import export_bundle, export_trace
+from .bundle import export_bundle
+from .convert import export_trace
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO_ROOT = os.path.dirname(os.path.dirname(HERE))
