@@ -75,7 +75,13 @@ pub fn page(trace: &Trace, options: &DrawOptions) -> Result<String, DrawError> {
             }
             let (drawing, visible) = match first.take() {
                 Some(drawn) => drawn,
-                None => draw_indexed(&index, &options, Some(search.plans[at].clone()))?,
+                None => match draw_indexed(&index, &options, Some(search.plans[at].clone())) {
+                    Ok(drawn) => drawn,
+                    // Over the layout guard (a full-detail stop of a huge model, unless
+                    // forced): the page goes without it, and its slider says why.
+                    Err(DrawError::TooLarge { .. } | DrawError::TooCostly { .. }) => continue,
+                    Err(error) => return Err(error),
+                },
             };
             if at >= roots {
                 let cost = states::layout_seconds(&drawing.styled);

@@ -380,7 +380,14 @@
   $('tl-fit').addEventListener('click', fit);
   $('tl-slider').addEventListener('input', (event) => {
     const s = data.stops[Number(event.target.value)];
-    if (s && s.state !== null && s.state !== current) show(s.state);
+    if (!s) return;
+    if (s.state === null) {
+      // Not laid out when the page was written (over the layout guard).
+      $('tl-level').textContent = `level ${s.level.toFixed(2)}: ${s.nodes} nodes`;
+      $('tl-folds').textContent = 'too large to lay out in this page: draw this level on its own (collapse=, or force=True), or pick a more folded stop';
+      return;
+    }
+    if (s.state !== current) show(s.state);
   });
   function applyCone() {
     canvas.classList.toggle('tl-hide-cone', !$('tl-cone').checked);
