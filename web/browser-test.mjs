@@ -11,7 +11,8 @@
 // node or an arrow shows its recorded fields; the edit cone toggles. A screenshot of each
 // state is written to OUT and compared structurally with its reviewed signature in
 // web/golden (a coarse grid of where the ink is, with a tolerance; `--update` rewrites
-// them). Prints how long each action of the GPT-2 small walk-through took.
+// them). Prints how long each action of the GPT-2 small walk-through took;
+// TL_BROWSER_DEBUG=1 also prints the pages' console and what each click lands on.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -140,6 +141,17 @@ async function waitState(page, previous) {
   return state(page);
 }
 
+// With TL_BROWSER_DEBUG set: what is under a point about to be clicked.
+async function debug(page, what, point) {
+  if (!process.env.TL_BROWSER_DEBUG) return;
+  const under = await page.evaluate((p) => {
+    const e = document.elementFromPoint(p.x, p.y);
+    const g = e && e.closest('g');
+    return [e && e.tagName, g && g.dataset.id, g && g.getAttribute('class')];
+  }, point);
+  console.log(`   ${what}`, point, under);
+}
+
 async function timed(label, action, log) {
   const start = Date.now();
   const result = await action();
@@ -159,7 +171,7 @@ async function openAndClose(page, name, browser, log) {
   check(box !== null, `${name}: some box can be opened`);
   if (!box) return;
   const opened = await timed(`open ${box.id}`, async () => {
-    if (process.env.TL_BROWSER_DEBUG) console.log('   clicking', box, await page.evaluate((b) => { const e = document.elementFromPoint(b.x, b.y); return e && e.outerHTML.slice(0, 80); }, box));
+    await debug(page, 'clicking', box);
     await page.mouse.click(box.x, box.y);
     return waitState(page, before.state);
   }, log);
@@ -193,7 +205,7 @@ async function openAndClose(page, name, browser, log) {
   await compareShot(browser, page, `${name}.opened`);
   check(place !== null && place.x !== null, `${name}: some part of the frame is on the screen to click`);
   if (!place || place.x === null) return;
-  if (process.env.TL_BROWSER_DEBUG) console.log('   closing at', place, await page.evaluate((p) => { const e = document.elementFromPoint(p.x, p.y); const g = e && e.closest('g.cluster'); return [e && e.tagName, g && g.dataset.id, g && g.getAttribute('class')]; }, place));
+  await debug(page, 'closing at', place);
   const closed = await timed('close the frame', async () => {
     await page.mouse.click(place.x, place.y);
     return waitState(page, opened.state);

@@ -142,14 +142,14 @@ pub fn page(trace: &Trace, options: &DrawOptions) -> Result<String, DrawError> {
             let forward = (options.graph != GraphKind::Backward).then_some(visible);
             state_json(&index, drawing, forward, links, &svg)
         })
-        .collect();
+        .collect::<Result<_, _>>()?;
     let data = json!({
         "title": trace.model.class_name,
         "kind": kind_name(&options),
         "start": 0,
         "stops": stops,
         "states": states,
-        "records": page::packed(&records::records_json(trace)),
+        "records": page::packed(&records::records_json(trace))?,
         "cone": { "present": edited && options.graph != GraphKind::Backward, "shown": cone_shown },
     });
     Ok(page::html(&trace.model.class_name, &data))
@@ -174,7 +174,7 @@ pub fn write(
 /// zoom, search and each node's drawn rows, without stops or opening boxes.
 pub(crate) fn single_page(drawing: &Drawing) -> Result<String, DrawError> {
     let svg = svg_of(drawing)?;
-    let state = state_json_rows(drawing, &svg);
+    let state = state_json_rows(drawing, &svg)?;
     let data = json!({
         "title": drawing.styled.name,
         "kind": "drawing",
@@ -307,7 +307,7 @@ fn state_json(
     visible: Option<&VisibleGraph>,
     links: &[Link],
     svg: &str,
-) -> Value {
+) -> Result<Value, DrawError> {
     let Some(visible) = visible else {
         return state_json_rows(drawing, svg);
     };
@@ -393,7 +393,7 @@ fn state_json(
 const PAIRS_SHOWN: usize = 6;
 
 /// A state with only the drawn rows as fields (no trace records).
-fn state_json_rows(drawing: &Drawing, svg: &str) -> Value {
+fn state_json_rows(drawing: &Drawing, svg: &str) -> Result<Value, DrawError> {
     let nodes: Vec<Value> = drawing
         .styled
         .nodes
@@ -411,7 +411,7 @@ fn packed_state(
     nodes: Vec<Value>,
     clusters: Vec<Value>,
     edges: Vec<Value>,
-) -> Value {
+) -> Result<Value, DrawError> {
     let header: Vec<&str> = drawing
         .styled
         .header
@@ -425,7 +425,7 @@ fn packed_state(
         "edges": edges,
         "header": header,
     });
-    json!({ "count": drawing.styled.nodes.len(), "packed": page::packed(&state.to_string()) })
+    Ok(json!({ "count": drawing.styled.nodes.len(), "packed": page::packed(&state.to_string())? }))
 }
 
 fn rows_text(node: &tl_style::StyledNode) -> Vec<String> {
