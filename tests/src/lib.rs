@@ -119,3 +119,14 @@ pub fn draw_every_way(document: &tl_trace_model::Document) -> usize {
     }
     drawn
 }
+
+/// The data of an interactive page (`-o model.html`): the JSON of its `tl-data` script.
+pub fn page_data(page: &str) -> serde_json::Value {
+    let start =
+        page.find("id=\"tl-data\">").expect("an interactive page") + "id=\"tl-data\">".len();
+    let end = start
+        + page[start..]
+            .find("</script>")
+            .expect("the data script ends");
+    serde_json::from_str(&page[start..end]).expect("the page's data is JSON")
+}

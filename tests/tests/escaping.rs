@@ -168,8 +168,6 @@ fn hostile_names_stay_text_in_the_interactive_page() {
     // Only the page's own three scripts; the trace's text cannot open or close one.
     assert_eq!(page.matches("<script").count(), 3);
     assert_eq!(page.matches("</script>").count(), 3);
-    let start = page.find("id=\"tl-data\">").unwrap() + "id=\"tl-data\">".len();
-    let end = start + page[start..].find("</script>").unwrap();
-    let data: serde_json::Value = serde_json::from_str(&page[start..end]).unwrap();
+    let data = tl_tests::page_data(&page);
     assert_eq!(data["title"], "Net<\"&'>\\ ünï");
 }

@@ -2,16 +2,8 @@
 //! what it does when a stop is too large to lay out. (The browser tests, `web/`, drive the
 //! page itself.)
 
-use serde_json::Value;
 use tl_draw::{html, DrawOptions, Trace};
-use tl_tests::fixtures_dir;
-
-/// The page's data: the JSON in its `tl-data` script.
-fn data(page: &str) -> Value {
-    let start = page.find("id=\"tl-data\">").unwrap() + "id=\"tl-data\">".len();
-    let end = start + page[start..].find("</script>").unwrap();
-    serde_json::from_str(&page[start..end]).unwrap()
-}
+use tl_tests::{fixtures_dir, page_data as data};
 
 #[test]
 fn gpt2_small_holds_every_stop_and_opens_from_auto_down_to_a_block() {

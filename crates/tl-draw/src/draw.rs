@@ -335,14 +335,15 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
 }
 
 /// [`draw`] of an indexed trace, with the visible graph the drawing shows (its nodes and
-/// clusters are the styled graph's first ones, in the same order). `plan` replaces the
+/// clusters are the styled graph's first ones, in the same order; `None` for a backward
+/// drawing, whose nodes are autograd steps). `plan` replaces the
 /// boxes, capsules and folds the options ask for (the interactive page's opened and closed
 /// boxes); the drawing then carries no schedule.
 pub(crate) fn draw_indexed(
     index: &TraceIndex<'_>,
     options: &DrawOptions,
     plan: Option<Plan>,
-) -> Result<(Drawing, tl_collapse::VisibleGraph), DrawError> {
+) -> Result<(Drawing, Option<tl_collapse::VisibleGraph>), DrawError> {
     let trace = index.trace;
     // A view fills in the options the caller left unset, then the drawing proceeds as usual.
     let resolved = match &options.view {
@@ -478,7 +479,8 @@ pub(crate) fn draw_indexed(
         layout_engine: options.layout_engine,
         dpi: options.dpi,
     };
-    Ok((drawing, visible))
+    let forward = (options.graph != GraphKind::Backward).then_some(visible);
+    Ok((drawing, forward))
 }
 
 /// The nodes and arrows downstream of an edit, in translucent intervention colour.

@@ -45,92 +45,97 @@ pub fn page(trace: &Trace, options: &DrawOptions) -> Result<String, DrawError> {
     }
     let explorable = options.graph == GraphKind::Forward && options.module.is_none();
     let (first, first_visible) = draw_indexed(&index, &options, None)?;
-    let mut drawn: Vec<(Drawing, VisibleGraph)> = Vec::new();
+    let mut drawn: Vec<(Drawing, Option<VisibleGraph>)> = Vec::new();
     let mut links: Vec<Vec<Link>> = Vec::new();
     let mut stops = Vec::new();
-    if explorable {
-        let schedule = Schedule::build_with(&index, options.show_buffers);
-        let auto = schedule.auto(readable_band(trace)).t;
-        let (mut search, at) = Search::new(
-            std::iter::once(plan_of(&index, &first_visible))
-                .chain(schedule.steps.iter().map(|step| step.plan.clone())),
-        );
-        for (step, &state) in schedule.steps.iter().zip(&at[1..]) {
-            stops.push(json!({
-                "level": step.t,
-                "nodes": step.visible,
-                "folds": step.events,
-                "auto": step.t == auto,
-                "state": state,
-            }));
-        }
-        let roots = search.plans.len();
-        let mut spent = 0.0;
-        let mut first = Some((first, first_visible));
-        // Per plan found: where it is drawn (plans over the budget are not).
-        let mut drawn_as: Vec<Option<usize>> = Vec::new();
-        while let Some(at) = search.next() {
-            if drawn.len() >= states::STATE_LIMIT {
-                break;
+    match (explorable, first_visible) {
+        (true, Some(first_visible)) => {
+            let schedule = Schedule::build_with(&index, options.show_buffers);
+            let auto = schedule.auto(readable_band(trace)).t;
+            let (mut search, at) = Search::new(
+                std::iter::once(plan_of(&index, &first_visible))
+                    .chain(schedule.steps.iter().map(|step| step.plan.clone())),
+            );
+            for (step, &state) in schedule.steps.iter().zip(&at[1..]) {
+                stops.push(json!({
+                    "level": step.t,
+                    "nodes": step.visible,
+                    "folds": step.events,
+                    "auto": step.t == auto,
+                    "state": state,
+                }));
             }
-            let (drawing, visible) = match first.take() {
-                Some(drawn) => drawn,
-                None => match draw_indexed(&index, &options, Some(search.plans[at].clone())) {
-                    Ok(drawn) => drawn,
-                    // Over the layout guard (a full-detail stop of a huge model, unless
-                    // forced): the page goes without it, and its slider says why.
-                    Err(DrawError::TooLarge { .. } | DrawError::TooCostly { .. }) => continue,
-                    Err(error) => return Err(error),
-                },
-            };
-            if at >= roots {
-                let cost = states::layout_seconds(&drawing.styled);
-                if spent + cost > states::LAYOUT_BUDGET {
-                    // The plans still queued are reached from drawings as large or larger:
-                    // drawing each only to drop it cost GPT-2-48 ten seconds.
+            let roots = search.plans.len();
+            let mut spent = 0.0;
+            let mut first = Some((first, first_visible));
+            // Per plan found: where it is drawn (plans over the budget are not).
+            let mut drawn_as: Vec<Option<usize>> = Vec::new();
+            while let Some(at) = search.next() {
+                if drawn.len() >= states::STATE_LIMIT {
                     break;
                 }
-                spent += cost;
-            }
-            let plan = search.plans[at].clone();
-            let moves = (0..visible.nodes.len())
-                .map(Move::Open)
-                .chain((0..visible.clusters.len()).map(Move::Close));
-            let mut state_links = Vec::new();
-            for step in moves {
-                if let Some(next) = after(&index, &plan, &visible, &step) {
-                    let target = search.add(next, Some((at, visible.nodes.len())));
-                    state_links.push(Link { step, target });
+                let (drawing, visible) = match first.take() {
+                    Some(drawn) => drawn,
+                    None => match draw_indexed(&index, &options, Some(search.plans[at].clone())) {
+                        Ok((drawing, Some(visible))) => (drawing, visible),
+                        Ok((_, None)) => continue, // not a forward drawing: never explored
+                        // Over the layout guard (a full-detail stop of a huge model, unless
+                        // forced): the page goes without it, and its slider says why.
+                        Err(DrawError::TooLarge { .. } | DrawError::TooCostly { .. }) => continue,
+                        Err(error) => return Err(error),
+                    },
+                };
+                if at >= roots {
+                    let cost = states::layout_seconds(&drawing.styled);
+                    if spent + cost > states::LAYOUT_BUDGET {
+                        // The plans still queued are reached from drawings as large or larger:
+                        // drawing each only to drop it cost GPT-2-48 ten seconds.
+                        break;
+                    }
+                    spent += cost;
                 }
-            }
-            drawn_as.resize(drawn_as.len().max(at + 1), None);
-            drawn_as[at] = Some(drawn.len());
-            drawn.push((drawing, visible));
-            links.push(state_links);
-        }
-        // Links to plans never drawn (over the budget) are dropped: those boxes do not
-        // open here; the slider's finer stops show their insides.
-        for state_links in &mut links {
-            state_links.retain_mut(|link| match drawn_as.get(link.target).copied().flatten() {
-                Some(state) => {
-                    link.target = state;
-                    true
+                let plan = search.plans[at].clone();
+                let moves = (0..visible.nodes.len())
+                    .map(Move::Open)
+                    .chain((0..visible.clusters.len()).map(Move::Close));
+                let mut state_links = Vec::new();
+                for step in moves {
+                    if let Some(next) = after(&index, &plan, &visible, &step) {
+                        let target = search.add(next, Some((at, visible.nodes.len())));
+                        state_links.push(Link { step, target });
+                    }
                 }
-                None => false,
-            });
-        }
-        for stop in &mut stops {
-            let plan = stop["state"].as_u64().unwrap_or_default() as usize;
-            let state = drawn_as.get(plan).copied().flatten();
-            if let (true, Some(state)) = (options.rolled, state) {
-                // The schedule counts the unrolled graph; a rolled stop draws fewer.
-                stop["nodes"] = json!(drawn[state].1.nodes.len());
+                drawn_as.resize(drawn_as.len().max(at + 1), None);
+                drawn_as[at] = Some(drawn.len());
+                drawn.push((drawing, Some(visible)));
+                links.push(state_links);
             }
-            stop["state"] = json!(state);
+            // Links to plans never drawn (over the budget) are dropped: those boxes do not
+            // open here; the slider's finer stops show their insides.
+            for state_links in &mut links {
+                state_links.retain_mut(|link| match drawn_as.get(link.target).copied().flatten() {
+                    Some(state) => {
+                        link.target = state;
+                        true
+                    }
+                    None => false,
+                });
+            }
+            for stop in &mut stops {
+                let plan = stop["state"].as_u64().unwrap_or_default() as usize;
+                let state = drawn_as.get(plan).copied().flatten();
+                if let Some(state) = state {
+                    // What the stop's drawing shows (the schedule counts the unrolled graph,
+                    // and a rolled stop draws fewer).
+                    stop["nodes"] = json!(drawn[state].0.styled.nodes.len());
+                }
+                stop["state"] = json!(state);
+            }
         }
-    } else {
-        drawn.push((first, first_visible));
-        links.push(Vec::new());
+        (_, first_visible) => {
+            drawn.push((first, first_visible));
+            links.push(Vec::new());
+        }
     }
     let svgs = lay_out(&drawn)?;
     let states: Vec<Value> = drawn
@@ -138,9 +143,7 @@ pub fn page(trace: &Trace, options: &DrawOptions) -> Result<String, DrawError> {
         .zip(&links)
         .zip(svgs)
         .map(|(((drawing, visible), links), svg)| {
-            // A backward drawing's nodes are autograd steps, not the visible graph's.
-            let forward = (options.graph != GraphKind::Backward).then_some(visible);
-            state_json(&index, drawing, forward, links, &svg)
+            state_json(&index, drawing, visible.as_ref(), links, &svg)
         })
         .collect::<Result<_, _>>()?;
     let data = json!({
@@ -245,7 +248,7 @@ fn plan_of(index: &TraceIndex<'_>, visible: &VisibleGraph) -> Plan {
 
 /// Each drawing's SVG, laid out on two threads, each taking the next drawing not yet
 /// taken (a page's stops are its largest drawings and come first).
-fn lay_out(drawn: &[(Drawing, VisibleGraph)]) -> Result<Vec<String>, DrawError> {
+fn lay_out(drawn: &[(Drawing, Option<VisibleGraph>)]) -> Result<Vec<String>, DrawError> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
     let next = AtomicUsize::new(0);

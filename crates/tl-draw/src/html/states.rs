@@ -56,9 +56,19 @@ pub(crate) fn after(
     visible: &tl_collapse::VisibleGraph,
     step: &Move,
 ) -> Option<Plan> {
+    if let Move::Open(node) = step {
+        // Most things of a full-detail drawing are operations: no plan to copy for those.
+        let kind = &visible.nodes.get(*node)?.kind;
+        if matches!(
+            kind,
+            NodeKind::Op(_) | NodeKind::Stub(..) | NodeKind::Layer(_)
+        ) {
+            return None;
+        }
+    }
     let mut next = plan.clone();
     match step {
-        Move::Open(node) => match &visible.nodes.get(*node)?.kind {
+        Move::Open(node) => match &visible.nodes[*node].kind {
             NodeKind::ModuleBox(module_box) => {
                 if let Some(fold) = module_box
                     .fold_members
