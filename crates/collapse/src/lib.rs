@@ -22,6 +22,7 @@ pub mod folds;
 mod index;
 pub mod rolled;
 pub mod schedule;
+pub mod transitions;
 mod tree;
 
 use indexmap::IndexMap;

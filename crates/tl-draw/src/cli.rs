@@ -10,8 +10,8 @@ use crate::options::{
     parse_view,
 };
 use crate::{
-    draw, draw_bundle, union_bundle, BatchRender, BundleKeywords, Collapse, Document, DrawError,
-    DrawOptions, GraphKind, LayoutEngine, Trace, TraceError, Written,
+    BatchRender, BundleKeywords, Caller, Collapse, Document, DrawError, DrawOptions, Drawn,
+    GraphKind, LayoutEngine, Subject, Trace, TraceError, Written,
 };
 use clap::{Args, Parser, Subcommand};
 
@@ -156,7 +156,7 @@ struct DrawArgs {
     #[arg(long)]
     batch_render: Option<String>,
     /// Refuse drawings with more nodes than this (they take minutes to lay out).
-    #[arg(long, default_value_t = crate::options::DEFAULT_MAX_NODES)]
+    #[arg(long, default_value_t = crate::guard::DEFAULT_MAX_NODES)]
     max_nodes: usize,
     /// Refuse drawings whose layout would place more nodes, drawn and virtual (one per rank
     /// an arrow crosses), than this: about 10 s of layout.
@@ -205,7 +205,7 @@ impl DrawArgs {
             options = options.show_legend(self.show_legend);
         }
         if let Some(engine) = &self.layout_engine {
-            options = options.layout_engine(LayoutEngine::parse(engine)?);
+            options = options.layout_engine(engine.parse::<LayoutEngine>()?);
         }
         if let Some(render) = &self.batch_render {
             options = options.batch_render(BatchRender::parse(render)?);
@@ -272,44 +272,32 @@ impl DrawArgs {
             Path::new(stem).with_extension("pdf")
         });
         self.refuse_output_over_an_input(&output, options.file_format.as_deref())?;
-        let document = self.document()?;
         let bundle_keywords = BundleKeywords {
             graph: self.graph.clone(),
             metric: self.metric.clone(),
             on: self.on.clone(),
             members: self.members.clone(),
         };
-        let (target, format) = crate::output_target(&output, options.file_format.as_deref())?;
-        let drawing = match &document {
-            Document::Trace(trace) => {
-                bundle_keywords.refuse_on_a_trace(
-                    |name| format!("--{name}"),
-                    &format!("'{}'", first.display()),
-                    "pass a bundle file (tl_export.export_bundle)",
-                )?;
-                if format == crate::OutputFormat::Html {
-                    // The explorer needs the trace itself, not one drawing of it.
-                    let written = crate::html::write(trace, &options, &target)?;
-                    std::mem::forget(document);
-                    return Ok(written);
-                }
-                draw(trace, &options)?
+        let file_format = options.file_format.clone();
+        let drawn = Drawn::new(
+            self.subject()?,
+            options,
+            &bundle_keywords,
+            &Caller::command_line(first),
+        )?;
+        let (_, format) = crate::output_target(&output, file_format.as_deref())?;
+        if format != crate::OutputFormat::Html || drawn.trace().is_none() {
+            // Layouts of this size take a second or more: say what is happening.
+            let nodes = drawn.drawing()?.styled.nodes.len();
+            if nodes > PROGRESS_NODES {
+                eprintln!("tl-draw: laying out {nodes} nodes...");
             }
-            Document::Bundle(bundle) => {
-                draw_bundle(bundle, &options, &bundle_keywords.options_for(bundle)?)?
-            }
-        };
+        }
+        let written = drawn.write(&output, file_format.as_deref(), None);
         // The process ends right after: freeing a large trace record by record would only
         // make the user wait (a tenth of a second per 100,000 operations).
-        std::mem::forget(document);
-        // Layouts of this size take a second or more: say what is happening.
-        if drawing.styled.nodes.len() > PROGRESS_NODES {
-            eprintln!(
-                "tl-draw: laying out {} nodes...",
-                drawing.styled.nodes.len()
-            );
-        }
-        let mut written = drawing.write(&output, options.file_format.as_deref())?;
+        std::mem::forget(drawn);
+        let mut written = written?;
         if self.dpi.is_some() && written.path.extension().is_none_or(|e| e != "png") {
             written.warnings.insert(
                 0,
@@ -348,29 +336,25 @@ impl DrawArgs {
 
     /// One file: a trace or a bundle. Several: traces of one model, as a bundle without
     /// differences, named after their files (the first is the baseline).
-    fn document(&self) -> Result<Document, DrawError> {
+    fn subject(&self) -> Result<Subject, DrawError> {
         // A trace is validated when it is drawn, so it is only read here.
         if let [only] = self.traces.as_slice() {
-            return Ok(Document::read_limited(only, self.max_trace_bytes)?);
+            return Ok(Subject::Document(Document::read_limited(
+                only,
+                self.max_trace_bytes,
+            )?));
         }
         let traces = self
             .traces
             .iter()
             .map(|path| {
-                Ok((
-                    path.file_stem()
-                        .unwrap_or_default()
-                        .to_string_lossy()
-                        .into_owned(),
-                    {
-                        let trace = Trace::read_limited(path, self.max_trace_bytes)?;
-                        trace.validate()?;
-                        trace
-                    },
-                ))
+                let name = path.file_stem().unwrap_or_default();
+                let trace = Trace::read_limited(path, self.max_trace_bytes)?;
+                trace.validate()?;
+                Ok((name.to_string_lossy().into_owned(), trace))
             })
             .collect::<Result<Vec<_>, DrawError>>()?;
-        Ok(Document::Bundle(union_bundle(traces)))
+        Ok(Subject::Traces(traces))
     }
 }
 

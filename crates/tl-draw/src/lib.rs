@@ -1,6 +1,10 @@
-//! tl-draw: TorchLens's model-graph drawing in Rust. This facade wires the pipeline
-//! `tl-trace-model -> tl-collapse -> tl-style -> tl-dot-emit -> layout -> render` and is
-//! what applications depend on; each stage is also usable on its own.
+//! tl-draw: TorchLens's model-graph drawing in Rust. This facade is what applications
+//! depend on: one front door ([`Drawn`]: a [`Subject`] drawn with [`DrawOptions`], written
+//! or rendered to any format, the interactive page included), the re-exported API of the
+//! stage crates, and the `tl-draw` program ([`cli`], feature `cli`). The pipeline
+//! `tl-trace-model -> tl-collapse -> tl-style -> tl-dot-emit -> tl-layout ->
+//! tl-render-cairo` is run by `tl-drawing` (one static drawing) and `tl-page` (the
+//! interactive page); each stage is also usable on its own.
 //!
 //! ```no_run
 //! use tl_draw::{draw, DrawOptions, Trace};
@@ -13,36 +17,27 @@
 //! # Ok::<(), tl_draw::DrawError>(())
 //! ```
 
-mod bundle;
 #[cfg(feature = "cli")]
 pub mod cli;
-mod cone;
-mod draw;
-mod error;
-mod frames;
-pub mod guard;
-pub mod html;
-pub mod keywords;
-mod layout;
-pub mod options;
-mod output;
-mod union;
-mod views;
+mod document;
 
-pub use bundle::{
-    draw_bundle, parse_on, union_bundle, BundleGraph, BundleKeywords, BundleOptions, METRICS,
-};
-pub use draw::{draw, Drawing, Written};
-pub use error::DrawError;
-pub use keywords::{KeywordValue, BUNDLE_KEYWORDS, DRAW_KEYWORDS};
-pub use options::{BatchRender, Collapse, DrawOptions, GraphKind, LayoutEngine, NodeContext};
-pub use output::{output_target, OutputFormat};
+pub use document::{Caller, Drawn, Subject};
 pub use tl_collapse::schedule::{readable_band, Schedule, Step};
 pub use tl_collapse::BufferVisibility;
 pub use tl_collapse::NodeKind;
+pub use tl_drawing::{
+    draw, draw_bundle, keywords, options, output_target, parse_on, BatchRender, BundleGraph,
+    BundleKeywords, BundleOptions, Collapse, DrawError, DrawOptions, Drawing, GraphKind,
+    KeywordValue, LayoutEngine, NodeContext, OutputFormat, Written, BUNDLE_KEYWORDS, DRAW_KEYWORDS,
+    METRICS,
+};
+pub use tl_layout::guard;
+/// The interactive page (`tl-page`).
+pub use tl_page as html;
 pub use tl_render_cairo::Rendered;
 pub use tl_style::encoding::ValueSource;
 pub use tl_style::{Direction, Fill, LabelField, NodePicture, NodeStyle, Row, Shape, StyledNode};
+pub use tl_trace_model::union::union_bundle;
 pub use tl_trace_model::{
     Bundle, BundleMember, DeltaOn, Document, OpKind, OpRecord, Trace, TraceError, BUNDLE_FORMAT,
     FORMAT_VERSION,

@@ -27,6 +27,7 @@ mod records;
 mod streamed;
 pub mod suggest;
 pub mod synthetic;
+pub mod union;
 mod validate;
 
 use std::io::Write;

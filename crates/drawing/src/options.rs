@@ -8,6 +8,8 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use tl_collapse::{BufferVisibility, NodeKind};
+use tl_layout::guard::{DEFAULT_MAX_LAYOUT_COST, DEFAULT_MAX_NODES};
+use tl_layout::LayoutEngine;
 use tl_style::encoding::{Channel, Encoding, EncodingError, SizeScale, ValueSource};
 use tl_style::{Direction, LabelField, NodeStyle, StyledNode, Theme};
 use tl_trace_model::{OpRecord, Trace};
@@ -92,30 +94,6 @@ pub const VIEWS: [&str; 7] = [
 
 /// Themes the guide names.
 pub const THEMES: [&str; 5] = ["torchlens", "paper", "dark", "colorblind", "high_contrast"];
-
-/// Which program lays the graph out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum LayoutEngine {
-    /// graphviz-pure, built in: no Graphviz install needed.
-    #[default]
-    Embedded,
-    /// The system's Graphviz `dot` program.
-    SystemDot,
-}
-
-impl LayoutEngine {
-    /// Parses `embedded` or `dot`.
-    pub fn parse(text: &str) -> Result<LayoutEngine, DrawError> {
-        match text {
-            "embedded" => Ok(LayoutEngine::Embedded),
-            "dot" => Ok(LayoutEngine::SystemDot),
-            _ => Err(DrawError::invalid(
-                "layout_engine_invalid",
-                format!("layout engine must be 'embedded' or 'dot'; received {text:?}"),
-            )),
-        }
-    }
-}
 
 /// How a picture captured as the input is drawn (`batch_render=`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -309,7 +287,7 @@ pub struct DrawOptions {
     /// beyond a few thousand nodes); `force` lifts it.
     pub max_nodes: usize,
     /// Refuse to lay out a drawing whose estimated layout cost (drawn plus virtual nodes,
-    /// [`crate::guard::layout_cost`]) is higher than this; `force` lifts it.
+    /// [`tl_layout::guard::layout_cost`]) is higher than this; `force` lifts it.
     pub max_layout_cost: usize,
     /// Lay out however many nodes there are.
     pub force: bool,
@@ -321,11 +299,6 @@ pub struct DrawOptions {
     /// and the colours start at zero.
     pub(crate) difference_scale: bool,
 }
-
-/// The default ceiling on drawn nodes before layout: layout time grows faster than the node
-/// count (GPT-2 at 48 layers, 2,271 nodes: 0.46 s; at 96 layers, 4,527 nodes: 2.5 s; 10,000
-/// nodes: over 100 s), so 5,000 nodes is about 3-5 s (docs/performance.md).
-pub const DEFAULT_MAX_NODES: usize = 5000;
 
 impl Default for DrawOptions {
     fn default() -> Self {
@@ -357,7 +330,7 @@ impl Default for DrawOptions {
             layout_engine: LayoutEngine::Embedded,
             batch_render: BatchRender::Auto,
             max_nodes: DEFAULT_MAX_NODES,
-            max_layout_cost: crate::guard::DEFAULT_MAX_LAYOUT_COST,
+            max_layout_cost: DEFAULT_MAX_LAYOUT_COST,
             force: false,
             node_spec: None,
             explicit: BTreeSet::new(),
@@ -500,7 +473,7 @@ impl DrawOptions {
     }
 
     /// Was `option` (a field name) set through a setter?
-    pub(crate) fn is_explicit(&self, option: &str) -> bool {
+    pub fn is_explicit(&self, option: &str) -> bool {
         self.explicit.contains(option)
     }
 

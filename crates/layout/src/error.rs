@@ -1,25 +1,10 @@
-//! Errors of drawing: invalid options, layout failures, output problems.
+//! Errors of the layout stage.
 
-use tl_trace_model::TraceError;
-
-/// Everything `draw` can refuse or fail at. Every variant has a stable [`code`](DrawError::code)
-/// and a message naming the problem and a remedy.
+/// Everything layout can refuse or fail at, each with a stable [`code`](LayoutError::code)
+/// and a message naming a remedy.
 #[derive(Debug, thiserror::Error)]
-pub enum DrawError {
-    /// The trace could not be read or written.
-    #[error(transparent)]
-    Trace(#[from] TraceError),
-    /// Painting the laid-out drawing failed.
-    #[error(transparent)]
-    Render(#[from] tl_render_cairo::RenderError),
-    /// An option value is not one the option accepts.
-    #[error("{message}")]
-    OptionInvalid {
-        /// Stable code, e.g. `collapse_level_invalid`.
-        code: &'static str,
-        /// What was wrong and what is accepted.
-        message: String,
-    },
+#[non_exhaustive]
+pub enum LayoutError {
     /// The drawing has more nodes than a layout can handle in reasonable time and memory.
     #[error("this drawing has {nodes} nodes, over the {limit}-node limit for a layout (it would take minutes and gigabytes); fold it with collapse=\"auto\" (--collapse auto), depth= (--depth 2), or focus one module with module= (--module <address>); or lift the limit with --force")]
     TooLarge {
@@ -44,29 +29,36 @@ pub enum DrawError {
     GraphvizUnavailable,
     /// The layout engine failed on the DOT source.
     #[error("the {engine} layout engine failed: {detail}; report this with the DOT source (write it with a .dot output path), or try the other engine (--layout-engine)")]
-    LayoutFailed {
+    Failed {
         /// Which engine.
         engine: &'static str,
         /// Its message.
         detail: String,
     },
+    /// `layout_engine=` names no engine.
+    #[error("layout engine must be 'embedded' or 'dot'; received {name:?}")]
+    EngineUnknown {
+        /// What was asked for.
+        name: String,
+    },
 }
 
-impl DrawError {
+impl LayoutError {
     /// The stable code of this error.
     pub fn code(&self) -> &'static str {
         match self {
-            DrawError::Trace(error) => error.code(),
-            DrawError::Render(error) => error.code(),
-            DrawError::OptionInvalid { code, .. } => code,
-            DrawError::GraphvizUnavailable => "graphviz_binary_unavailable",
-            DrawError::TooLarge { .. } | DrawError::TooCostly { .. } => "layout_too_large",
-            DrawError::LayoutFailed { .. } => "graphviz_render_failed",
+            LayoutError::TooLarge { .. } | LayoutError::TooCostly { .. } => "layout_too_large",
+            LayoutError::GraphvizUnavailable => "graphviz_binary_unavailable",
+            LayoutError::Failed { .. } => "graphviz_render_failed",
+            LayoutError::EngineUnknown { .. } => "layout_engine_invalid",
         }
     }
 
-    /// An option error with its stable code and a message that says what to do.
-    pub fn invalid(code: &'static str, message: String) -> DrawError {
-        DrawError::OptionInvalid { code, message }
+    /// Whether the guard refused the drawing (it was never laid out).
+    pub fn is_refusal(&self) -> bool {
+        matches!(
+            self,
+            LayoutError::TooLarge { .. } | LayoutError::TooCostly { .. }
+        )
     }
 }

@@ -15,7 +15,7 @@ const MOST_NODES_WIDENED: usize = 1_500;
 
 /// Gives every module frame that a long arrow crosses the wider margin; `rank` is the
 /// layout guard's estimate ([`crate::guard::estimated_ranks`]).
-pub(crate) fn widen_crossed_frames(graph: &mut StyledGraph, rank: &[usize]) {
+pub fn widen_crossed_frames(graph: &mut StyledGraph, rank: &[usize]) {
     if graph.clusters.is_empty() || graph.nodes.len() > MOST_NODES_WIDENED {
         return;
     }

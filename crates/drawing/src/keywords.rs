@@ -6,8 +6,9 @@
 use crate::error::DrawError;
 use crate::options::{
     parse_direction, parse_label_field, parse_node_style, parse_show_buffers, parse_theme,
-    parse_view, BatchRender, Collapse, DrawOptions, GraphKind, LayoutEngine,
+    parse_view, BatchRender, Collapse, DrawOptions, GraphKind,
 };
+use tl_layout::LayoutEngine;
 
 /// A keyword's value as a dynamically typed caller holds it.
 #[derive(Debug, Clone, PartialEq)]
@@ -182,7 +183,7 @@ impl DrawOptions {
             "show_module_paths" => self.show_module_paths(flag()?),
             "show_grad_values" => self.show_grad_values(flag()?),
             "layout_engine" => {
-                self.layout_engine(LayoutEngine::parse(text("\"embedded\" or \"dot\"")?)?)
+                self.layout_engine(text("\"embedded\" or \"dot\"")?.parse::<LayoutEngine>()?)
             }
             "batch_render" => {
                 self.batch_render(BatchRender::parse(text("\"auto\" or \"shape_only\"")?)?)

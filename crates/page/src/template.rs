@@ -14,8 +14,8 @@ const TEMPLATE: &str = include_str!("assets/page.html");
 
 /// `text` gzip-compressed and base64-encoded: the viewer unpacks it with the browser's own
 /// `DecompressionStream` (drawings are SVG text, which packs about 7 to 1).
-pub(crate) fn packed(text: &str) -> Result<String, crate::DrawError> {
-    let bytes = crate::draw::gzip(text.as_bytes())?;
+pub(crate) fn packed(text: &str) -> Result<String, tl_drawing::DrawError> {
+    let bytes = tl_drawing::gzip(text.as_bytes())?;
     Ok(base64::engine::general_purpose::STANDARD.encode(bytes))
 }
 

@@ -1,47 +1,12 @@
-//! The drawings an interactive page holds: every stop of the collapse schedule, and the
-//! drawings reached from them by opening a box or closing a frame, found breadth first
-//! within a budget of laid-out nodes (each is laid out when the page is written: the page
-//! has no layout engine).
+//! What opening a box or closing a frame of a drawing leads to: the plan of the next
+//! drawing (the interactive page's clicks), and the plan a drawing shows, read off its
+//! nodes. Plans are compared in one canonical order, so two ways to the same drawing meet.
 
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
-
-use tl_collapse::{NodeKind, Plan, TraceIndex};
-
-/// Seconds of layout (on one core of this machine, as [`layout_seconds`] estimates them)
-/// the drawings reached by clicks may add to the stops. GPT-2 small's page (1.5 s to
-/// write) reaches the state limit first: every box of its `auto` drawing opens, down to
-/// the blocks' attention and MLP; DenseNet-121's (12 s, most of it its nine stops), whose
-/// opened dense blocks take seconds each, opens each block and a few of their layers.
-pub(crate) const LAYOUT_BUDGET: f64 = 3.0;
-
-/// Reachable drawings at most, whatever their cost.
-pub(crate) const STATE_LIMIT: usize = 120;
-
-/// The layout time of `graph` as estimated before layout, in seconds: fitted (least
-/// squares on logarithms) to 660 layouts of the real architectures' pages (ResNet-50,
-/// BERT, ViT, MobileNetV3, UNet, DenseNet-121, GPT-2 small and 48 layers), within 1.25x
-/// for half of them and 6x for all. Arrows dominate: a DenseNet block opened into its
-/// 24 layers has 350 arrows among 50 nodes and takes 3 s, where a 160-node GPT-2
-/// drawing takes 0.03 s. It is never less than the layout guard's points at 16,000 a
-/// second (DenseNet-121's 400-node stop: 54,000 points, 3.3 s): the fit alone put a
-/// synthetic transformer's 383 blocks with 140,000 points at 1.5 s, and their layout took
-/// minutes. A pure function of the drawing, so the page stays deterministic.
-pub(crate) fn layout_seconds(graph: &tl_style::StyledGraph) -> f64 {
-    let nodes = graph.nodes.len().max(1) as f64;
-    let edges = graph.edges.len().max(1) as f64;
-    let cost = crate::guard::layout_cost(graph).total().max(1) as f64;
-    let fitted = (-9.48 - 1.33 * nodes.ln() + 2.2 * edges.ln() + 0.27 * cost.ln()).exp();
-    fitted.max(cost / POINTS_PER_SECOND)
-}
-
-/// Layout points (drawn and virtual nodes, as the guard counts them) laid out per second,
-/// at the slow end of what the real architectures' drawings show.
-const POINTS_PER_SECOND: f64 = 16_000.0;
+use crate::{NodeKind, Plan, TraceIndex, VisibleGraph};
 
 /// What clicking a drawn thing does: which plan it leads to.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Move {
+pub enum Move {
     /// Open the box (module box, capsule, fold or op capsule) drawn as this node.
     Open(usize),
     /// Close the frame of this cluster into one box.
@@ -50,10 +15,10 @@ pub(crate) enum Move {
 
 /// The plan a click on a drawing of `plan` leads to, or `None` when the thing clicked
 /// cannot be opened (an operation) or closed.
-pub(crate) fn after(
+pub fn after(
     index: &TraceIndex<'_>,
     plan: &Plan,
-    visible: &tl_collapse::VisibleGraph,
+    visible: &VisibleGraph,
     step: &Move,
 ) -> Option<Plan> {
     if let Move::Open(node) = step {
@@ -149,7 +114,7 @@ fn children_with_ops(index: &TraceIndex<'_>, address: &str) -> Vec<String> {
 }
 
 /// `plan` in one order, so that two ways to the same drawing meet.
-pub(crate) fn canonical(mut plan: Plan) -> Plan {
+pub fn canonical(mut plan: Plan) -> Plan {
     plan.boxes.sort();
     plan.boxes.dedup();
     plan.segments.sort();
@@ -159,69 +124,52 @@ pub(crate) fn canonical(mut plan: Plan) -> Plan {
 }
 
 /// A key naming a plan (plans are compared by it).
-pub(crate) fn key(plan: &Plan) -> String {
+pub fn key(plan: &Plan) -> String {
     format!(
         "{:?}|{:?}|{:?}|{:?}",
         plan.boxes, plan.segments, plan.folds, plan.op_segments
     )
 }
 
-/// A search over plans: `roots` first, then what a click leads to, each plan once, those
-/// reached from smaller drawings first (opening boxes near the `auto` end is what a reader
-/// does most; closing one frame of a full-detail drawing costs a full-detail layout).
-pub(crate) struct Search {
-    /// Plans in the order found; `roots` first.
-    pub plans: Vec<Plan>,
-    seen: BTreeMap<String, usize>,
-    /// By the size of the drawing a plan was reached from (in hundreds of nodes), then
-    /// the clicks from a root, then the order found.
-    queue: BinaryHeap<Reverse<(usize, usize, usize)>>,
-    depth: Vec<usize>,
-}
-
-impl Search {
-    pub(crate) fn new(roots: impl IntoIterator<Item = Plan>) -> (Search, Vec<usize>) {
-        let mut search = Search {
-            plans: Vec::new(),
-            seen: BTreeMap::new(),
-            queue: BinaryHeap::new(),
-            depth: Vec::new(),
-        };
-        let at = roots
-            .into_iter()
-            .map(|plan| search.add(canonical(plan), None))
-            .collect();
-        (search, at)
-    }
-
-    /// The plan's position, adding it when new and queueing it for a visit: `from` is the
-    /// plan it is reached from and that drawing's node count (`None` for a root).
-    pub(crate) fn add(&mut self, plan: Plan, from: Option<(usize, usize)>) -> usize {
-        let key = key(&plan);
-        if let Some(&at) = self.seen.get(&key) {
-            return at;
+/// The plan a drawing shows, read off its nodes (a drawing made by the depth rule has
+/// none of its own): what opening and closing start from.
+pub fn plan_of(index: &TraceIndex<'_>, visible: &VisibleGraph) -> Plan {
+    let mut plan = Plan::default();
+    for node in &visible.nodes {
+        match &node.kind {
+            NodeKind::ModuleBox(module_box) if module_box.fold_members.is_none() => {
+                plan.boxes.push(module_box.address.clone());
+            }
+            NodeKind::ModuleBox(_) => {}
+            NodeKind::Segment(segment) => plan.segments.push(segment.members.clone()),
+            NodeKind::FoldEllipsis(ellipsis) => {
+                // The fold's first member is drawn as a box beside it: a sibling of the
+                // others standing for all of them.
+                let parent =
+                    |address: &str| index.tree.module(address).and_then(|m| m.parent.clone());
+                let siblings = ellipsis.members.first().and_then(|m| parent(m));
+                let representative = visible.nodes.iter().find_map(|n| match &n.kind {
+                    NodeKind::ModuleBox(b)
+                        if b.fold_members == Some(ellipsis.members.len() + 1)
+                            && parent(&b.address) == siblings =>
+                    {
+                        Some(b.address.clone())
+                    }
+                    _ => None,
+                });
+                let mut members: Vec<String> = representative.into_iter().collect();
+                members.extend(ellipsis.members.iter().cloned());
+                plan.folds.push(members);
+            }
+            NodeKind::OpSegment(ops) => plan.op_segments.push(
+                ops.iter()
+                    .map(|&op| index.trace.ops[op].label.clone())
+                    .collect(),
+            ),
+            NodeKind::Op(_) | NodeKind::Stub(..) | NodeKind::Layer(_) => {}
         }
-        let at = self.plans.len();
-        let (size, depth) = match from {
-            Some((parent, nodes)) => (1 + nodes / 100, self.depth[parent] + 1),
-            None => (0, 0),
-        };
-        self.seen.insert(key, at);
-        self.plans.push(plan);
-        self.depth.push(depth);
-        self.queue.push(Reverse((size, depth, at)));
-        at
     }
-
-    #[cfg(test)]
-    fn find(&self, plan: &Plan) -> Option<usize> {
-        self.seen.get(&key(plan)).copied()
-    }
-
-    /// The next plan to visit.
-    pub(crate) fn next(&mut self) -> Option<usize> {
-        self.queue.pop().map(|Reverse((_, _, at))| at)
-    }
+    canonical(plan)
 }
 
 #[cfg(test)]
@@ -250,12 +198,12 @@ mod tests {
             boxes: vec![root.address.clone()],
             ..Plan::default()
         };
-        let hidden = tl_collapse::hidden_ops(&index, Default::default());
-        let options = tl_collapse::VisibilityOptions {
+        let hidden = crate::hidden_ops(&index, Default::default());
+        let options = crate::VisibilityOptions {
             plan: Some(plan.clone()),
             ..Default::default()
         };
-        let visible = tl_collapse::visible_graph_with(&index, hidden.clone(), &options).unwrap();
+        let visible = crate::visible_graph_with(&index, hidden.clone(), &options).unwrap();
         let node = visible
             .nodes
             .iter()
@@ -268,11 +216,11 @@ mod tests {
             .boxes
             .iter()
             .all(|b| b.starts_with(&format!("{}.", root.address))));
-        let options = tl_collapse::VisibilityOptions {
+        let options = crate::VisibilityOptions {
             plan: Some(opened.clone()),
             ..Default::default()
         };
-        let visible = tl_collapse::visible_graph_with(&index, hidden, &options).unwrap();
+        let visible = crate::visible_graph_with(&index, hidden, &options).unwrap();
         let frame = visible
             .clusters
             .iter()
@@ -287,27 +235,5 @@ mod tests {
             .position(|n| matches!(n.kind, NodeKind::Op(_)))
             .unwrap();
         assert_eq!(after(&index, &opened, &visible, &Move::Open(op)), None);
-    }
-
-    #[test]
-    fn the_search_meets_each_plan_once() {
-        let plan = |boxes: &[&str]| Plan {
-            boxes: boxes.iter().map(|b| (*b).to_owned()).collect(),
-            ..Plan::default()
-        };
-        let (mut search, roots) = Search::new([plan(&["b", "a"]), plan(&["a", "b"])]);
-        assert_eq!(roots, vec![0, 0]);
-        assert_eq!(search.add(plan(&["c"]), Some((0, 500))), 1);
-        assert_eq!(search.add(plan(&["d"]), Some((0, 30))), 2);
-        assert_eq!(search.add(plan(&["e"]), Some((2, 30))), 3);
-        assert_eq!(search.add(plan(&["f"]), Some((0, 40))), 4);
-        assert_eq!(search.find(&canonical(plan(&["b", "a"]))), Some(0));
-        assert_eq!(search.next(), Some(0));
-        // Reached from a smaller drawing: visited first, nearer the root first.
-        assert_eq!(search.next(), Some(2));
-        assert_eq!(search.next(), Some(4));
-        assert_eq!(search.next(), Some(3));
-        assert_eq!(search.next(), Some(1));
-        assert_eq!(search.next(), None);
     }
 }

@@ -13,7 +13,7 @@ use tl_trace_model::{Finiteness, ModuleRecord, OpKind, OpRecord, Trace};
 
 use crate::error::DrawError;
 use crate::options::{Collapse, DrawOptions, NodeContext, NodeSpecFn};
-use crate::BufferVisibility;
+use tl_collapse::BufferVisibility;
 
 /// Above this many operations the uncollapsed `debug` view refuses (layout cost).
 const DEBUG_OP_CEILING: u64 = 2000;

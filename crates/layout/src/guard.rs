@@ -10,9 +10,16 @@
 
 use tl_style::StyledGraph;
 
+use crate::LayoutError;
+
 /// The default ceiling on [`LayoutCost::total`]: about 10 s of embedded layout on the
 /// machines the project is measured on (docs/performance.md).
 pub const DEFAULT_MAX_LAYOUT_COST: usize = 200_000;
+
+/// The default ceiling on drawn nodes before layout: layout time grows faster than the node
+/// count (GPT-2 at 48 layers, 2,271 nodes: 0.46 s; at 96 layers, 4,527 nodes: 2.5 s; 10,000
+/// nodes: over 100 s), so 5,000 nodes is about 3-5 s (docs/performance.md).
+pub const DEFAULT_MAX_NODES: usize = 5000;
 
 /// What a layered layout of one drawing will cost, estimated before layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,6 +37,43 @@ impl LayoutCost {
     }
 }
 
+/// The guard's limits: drawings over them are refused unless `force` lifts them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Most drawn nodes.
+    pub max_nodes: usize,
+    /// Most [`LayoutCost::total`].
+    pub max_layout_cost: usize,
+    /// Lay out whatever the size.
+    pub force: bool,
+}
+
+impl Limits {
+    /// Refuses a drawing of `nodes` drawn nodes over [`Limits::max_nodes`] (checked before
+    /// styling, from the visible graph's size).
+    pub fn check_nodes(&self, nodes: usize) -> Result<(), LayoutError> {
+        if nodes > self.max_nodes && !self.force {
+            return Err(LayoutError::TooLarge {
+                nodes,
+                limit: self.max_nodes,
+            });
+        }
+        Ok(())
+    }
+
+    /// Refuses a drawing whose estimated cost is over [`Limits::max_layout_cost`].
+    pub fn check_cost(&self, cost: LayoutCost) -> Result<(), LayoutError> {
+        if cost.total() > self.max_layout_cost && !self.force {
+            return Err(LayoutError::TooCostly {
+                nodes: cost.nodes,
+                virtual_nodes: cost.virtual_nodes,
+                limit: self.max_layout_cost,
+            });
+        }
+        Ok(())
+    }
+}
+
 /// Estimates the layout cost of `graph`: ranks by longest path over its arrows in node
 /// order (nodes follow execution, so an arrow to an earlier node is a loop's back edge and
 /// does not rank), nodes without parents then moved up to just below their lowest child,
@@ -41,7 +85,7 @@ pub fn layout_cost(graph: &StyledGraph) -> LayoutCost {
 }
 
 /// [`layout_cost`] from ranks already estimated by [`estimated_ranks`].
-pub(crate) fn layout_cost_with(graph: &StyledGraph, rank: &[usize]) -> LayoutCost {
+pub fn layout_cost_with(graph: &StyledGraph, rank: &[usize]) -> LayoutCost {
     let ranked_labels = graph
         .edges
         .iter()
@@ -62,7 +106,7 @@ pub(crate) fn layout_cost_with(graph: &StyledGraph, rank: &[usize]) -> LayoutCos
 }
 
 /// The rank of every node as a layered layout will roughly place it (see [`layout_cost`]).
-pub(crate) fn estimated_ranks(graph: &StyledGraph) -> Vec<usize> {
+pub fn estimated_ranks(graph: &StyledGraph) -> Vec<usize> {
     let mut rank = vec![0usize; graph.nodes.len()];
     // Edges in the order of their source, so one pass ranks every forward arrow.
     let mut forward: Vec<(usize, usize)> = graph

@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use tl_layout::TextFormat;
+
 use crate::error::DrawError;
 
 /// Output file formats.
@@ -95,11 +97,11 @@ impl OutputFormat {
     }
 
     /// Whether the layout engine writes this format as text (no painting).
-    pub(crate) fn layout_text(self) -> Option<&'static str> {
+    pub(crate) fn layout_text(self) -> Option<TextFormat> {
         match self {
-            OutputFormat::Json => Some("json"),
-            OutputFormat::Xdot => Some("xdot"),
-            OutputFormat::Plain => Some("plain"),
+            OutputFormat::Json => Some(TextFormat::Json),
+            OutputFormat::Xdot => Some(TextFormat::Xdot),
+            OutputFormat::Plain => Some(TextFormat::Plain),
             _ => None,
         }
     }
@@ -170,8 +172,47 @@ pub fn output_target(
     Ok((PathBuf::from(target), format))
 }
 
+/// `bytes` gzip-compressed (`.svgz`); the header carries no time or name, so the same
+/// drawing gives the same file.
+pub fn gzip(bytes: &[u8]) -> Result<Vec<u8>, DrawError> {
+    use std::io::Write;
+    let mut encoder = flate2::GzBuilder::new()
+        .mtime(0)
+        .write(Vec::new(), flate2::Compression::default());
+    encoder
+        .write_all(bytes)
+        .and_then(|()| encoder.finish())
+        .map_err(|error| {
+            DrawError::output(
+                "output_write_failed",
+                format!("compressing the SVG failed: {error}"),
+            )
+        })
+}
+
+/// The file a write to `target` should replace: a symbolic link is followed (the user named
+/// the link, and means the file it points to), so the link itself stays.
+pub fn through_links(target: &Path) -> Result<PathBuf, DrawError> {
+    match std::fs::symlink_metadata(target) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            std::fs::canonicalize(target).map_err(|error| {
+                DrawError::invalid(
+                    "output_path_invalid",
+                    format!(
+                        "the output path '{}' is a symbolic link whose target cannot be reached ({error}); point it at a file in an existing folder, or name another path",
+                        target.display()
+                    ),
+                )
+            })
+        }
+        _ => Ok(target.to_owned()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use std::io::Read;
+
     use super::*;
 
     fn target(path: &str, format: Option<&str>) -> Result<(PathBuf, OutputFormat), String> {
@@ -225,5 +266,18 @@ mod tests {
         assert!(target(".eps", None)
             .unwrap_err()
             .starts_with("output_path_invalid"));
+    }
+
+    #[test]
+    fn gzip_round_trips_and_stamps_no_time() {
+        let svg = b"<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>".repeat(50);
+        let packed = gzip(&svg).unwrap();
+        assert_eq!(&packed[4..8], &[0, 0, 0, 0], "mtime 0");
+        let mut unpacked = Vec::new();
+        flate2::read::GzDecoder::new(&packed[..])
+            .read_to_end(&mut unpacked)
+            .unwrap();
+        assert_eq!(unpacked, svg);
+        assert!(packed.len() < svg.len());
     }
 }

@@ -5,22 +5,24 @@
 //! script inlined. It opens from disk with no network access (its content security policy
 //! forbids any) and is the same file for the same trace and options.
 
-mod page;
 mod records;
-mod states;
+mod search;
+mod template;
 
 use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 use tl_collapse::schedule::{readable_band, Schedule};
-use tl_collapse::{NodeKind, Plan, TraceIndex, VisibleGraph};
+use tl_collapse::transitions::{after, plan_of, Move};
+use tl_collapse::{NodeKind, TraceIndex, VisibleGraph};
+use tl_drawing::{
+    draw_indexed, through_links, Collapse, DrawError, DrawOptions, Drawing, GraphKind,
+    OutputFormat, Written,
+};
 use tl_trace_model::Trace;
 
-use crate::draw::{draw_indexed, Drawing};
-use crate::error::DrawError;
-use crate::options::{Collapse, DrawOptions, GraphKind};
-use crate::output::OutputFormat;
-use states::{after, Move, Search};
+use search::Search;
+pub use template::PANZOOM;
 
 /// The interactive page of `trace` drawn as `options` say: it opens on that drawing (on
 /// `collapse="auto"` when neither `collapse=` nor `depth=` was given) and, for forward
@@ -71,7 +73,7 @@ pub fn page(trace: &Trace, options: &DrawOptions) -> Result<String, DrawError> {
             // Per plan found: where it is drawn (plans over the budget are not).
             let mut drawn_as: Vec<Option<usize>> = Vec::new();
             while let Some(at) = search.next() {
-                if drawn.len() >= states::STATE_LIMIT {
+                if drawn.len() >= search::STATE_LIMIT {
                     break;
                 }
                 let (drawing, visible) = match first.take() {
@@ -81,13 +83,13 @@ pub fn page(trace: &Trace, options: &DrawOptions) -> Result<String, DrawError> {
                         Ok((_, None)) => continue, // not a forward drawing: never explored
                         // Over the layout guard (a full-detail stop of a huge model, unless
                         // forced): the page goes without it, and its slider says why.
-                        Err(DrawError::TooLarge { .. } | DrawError::TooCostly { .. }) => continue,
+                        Err(error) if error.is_layout_refusal() => continue,
                         Err(error) => return Err(error),
                     },
                 };
                 if at >= roots {
-                    let cost = states::layout_seconds(&drawing.styled);
-                    if spent + cost > states::LAYOUT_BUDGET {
+                    let cost = search::layout_seconds(&drawing.styled);
+                    if spent + cost > search::LAYOUT_BUDGET {
                         // The plans still queued are reached from drawings as large or larger:
                         // drawing each only to drop it cost GPT-2-48 ten seconds.
                         break;
@@ -152,22 +154,22 @@ pub fn page(trace: &Trace, options: &DrawOptions) -> Result<String, DrawError> {
         "start": 0,
         "stops": stops,
         "states": states,
-        "records": page::packed(&records::records_json(trace))?,
+        "records": template::packed(&records::records_json(trace))?,
         "cone": { "present": edited && options.graph != GraphKind::Backward, "shown": cone_shown },
     });
-    Ok(page::html(&trace.model.class_name, &data))
+    Ok(template::html(&trace.model.class_name, &data))
 }
 
-/// Writes [`page`] to `target` (a path [`crate::output_target`] chose) atomically, through
-/// a symbolic link as other drawings are.
+/// Writes [`page`] to `target` (a path [`tl_drawing::output_target`] chose) atomically,
+/// through a symbolic link as other drawings are.
 pub fn write(
     trace: &Trace,
     options: &DrawOptions,
     target: &std::path::Path,
-) -> Result<crate::Written, DrawError> {
+) -> Result<Written, DrawError> {
     let page = page(trace, options)?;
-    tl_trace_model::write_atomically(&crate::draw::through_links(target)?, page.as_bytes())?;
-    Ok(crate::Written {
+    tl_trace_model::write_atomically(&through_links(target)?, page.as_bytes())?;
+    Ok(Written {
         path: target.to_owned(),
         warnings: Vec::new(),
     })
@@ -175,7 +177,7 @@ pub fn write(
 
 /// The page of one finished drawing (a bundle's, or a drawing whose trace is gone): pan,
 /// zoom, search and each node's drawn rows, without stops or opening boxes.
-pub(crate) fn single_page(drawing: &Drawing) -> Result<String, DrawError> {
+pub fn single_page(drawing: &Drawing) -> Result<String, DrawError> {
     let svg = svg_of(drawing)?;
     let state = state_json_rows(drawing, &svg)?;
     let data = json!({
@@ -187,7 +189,7 @@ pub(crate) fn single_page(drawing: &Drawing) -> Result<String, DrawError> {
         "records": Value::Null,
         "cone": { "present": drawing.cone.is_some(), "shown": drawing.cone.is_some() },
     });
-    Ok(page::html(&drawing.styled.name, &data))
+    Ok(template::html(&drawing.styled.name, &data))
 }
 
 /// What a click on one drawn thing of a state leads to.
@@ -203,47 +205,6 @@ fn kind_name(options: &DrawOptions) -> &'static str {
         (GraphKind::Forward, true) => "rolled",
         (GraphKind::Forward, false) => "forward",
     }
-}
-
-/// The plan a drawing shows, read off its nodes (a drawing made by the depth rule has
-/// none of its own): what opening and closing start from.
-fn plan_of(index: &TraceIndex<'_>, visible: &VisibleGraph) -> Plan {
-    let mut plan = Plan::default();
-    for node in &visible.nodes {
-        match &node.kind {
-            NodeKind::ModuleBox(module_box) if module_box.fold_members.is_none() => {
-                plan.boxes.push(module_box.address.clone());
-            }
-            NodeKind::ModuleBox(_) => {}
-            NodeKind::Segment(segment) => plan.segments.push(segment.members.clone()),
-            NodeKind::FoldEllipsis(ellipsis) => {
-                // The fold's first member is drawn as a box beside it: a sibling of the
-                // others standing for all of them.
-                let parent =
-                    |address: &str| index.tree.module(address).and_then(|m| m.parent.clone());
-                let siblings = ellipsis.members.first().and_then(|m| parent(m));
-                let representative = visible.nodes.iter().find_map(|n| match &n.kind {
-                    NodeKind::ModuleBox(b)
-                        if b.fold_members == Some(ellipsis.members.len() + 1)
-                            && parent(&b.address) == siblings =>
-                    {
-                        Some(b.address.clone())
-                    }
-                    _ => None,
-                });
-                let mut members: Vec<String> = representative.into_iter().collect();
-                members.extend(ellipsis.members.iter().cloned());
-                plan.folds.push(members);
-            }
-            NodeKind::OpSegment(ops) => plan.op_segments.push(
-                ops.iter()
-                    .map(|&op| index.trace.ops[op].label.clone())
-                    .collect(),
-            ),
-            NodeKind::Op(_) | NodeKind::Stub(..) | NodeKind::Layer(_) => {}
-        }
-    }
-    states::canonical(plan)
 }
 
 /// Each drawing's SVG, laid out on two threads, each taking the next drawing not yet
@@ -275,7 +236,7 @@ fn lay_out(drawn: &[(Drawing, Option<VisibleGraph>)]) -> Result<Vec<String>, Dra
         .into_iter()
         .map(|svg| {
             svg.unwrap_or_else(|| {
-                Err(DrawError::invalid(
+                Err(DrawError::output(
                     "layout_failed",
                     "a layout thread stopped before it finished; draw again".to_owned(),
                 ))
@@ -428,7 +389,9 @@ fn packed_state(
         "edges": edges,
         "header": header,
     });
-    Ok(json!({ "count": drawing.styled.nodes.len(), "packed": page::packed(&state.to_string())? }))
+    Ok(
+        json!({ "count": drawing.styled.nodes.len(), "packed": template::packed(&state.to_string())? }),
+    )
 }
 
 fn rows_text(node: &tl_style::StyledNode) -> Vec<String> {

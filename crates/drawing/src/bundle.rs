@@ -8,12 +8,12 @@ use std::collections::HashMap;
 
 use tl_style::encoding::ValueSource;
 use tl_style::Row;
-use tl_trace_model::{Bundle, BundleMember, DeltaOn, Trace};
+use tl_trace_model::{Bundle, BundleMember, DeltaOn};
 
 use crate::draw::{draw, Drawing};
 use crate::error::DrawError;
 use crate::options::{DrawOptions, GraphKind};
-use crate::union::union;
+use tl_trace_model::union::union;
 
 /// The comparison metrics a bundle file carries (the adapter exports all three).
 pub const METRICS: [&str; 3] = ["relative_l2", "cosine", "pearson"];
@@ -185,28 +185,6 @@ fn chosen<'b>(
         .iter()
         .filter(|m| names.contains(&m.name))
         .collect())
-}
-
-/// Several traces of one model as a bundle without differences (union drawings only), the
-/// first the baseline; repeated names get `_2`, `_3`, ...
-pub fn union_bundle(traces: Vec<(String, Trace)>) -> Bundle {
-    let mut members: Vec<BundleMember> = Vec::new();
-    for (stem, trace) in traces {
-        let mut name = stem.clone();
-        let mut copy = 2;
-        while members.iter().any(|m| m.name == name) {
-            name = format!("{stem}_{copy}");
-            copy += 1;
-        }
-        members.push(BundleMember { name, trace });
-    }
-    Bundle {
-        format: tl_trace_model::BUNDLE_FORMAT.to_owned(),
-        version: tl_trace_model::FORMAT_VERSION,
-        baseline: members.first().map(|m| m.name.clone()).unwrap_or_default(),
-        members,
-        deltas: Vec::new(),
-    }
 }
 
 /// Draws `bundle` as `bundle_options` say, with the drawing options of a trace (`depth=`,

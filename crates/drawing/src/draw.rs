@@ -7,6 +7,7 @@ use tl_collapse::folds::repeat_runs;
 use tl_collapse::rolled::rolled_graph_with;
 use tl_collapse::schedule::{readable_band, Schedule};
 use tl_collapse::{hidden_ops, visible_graph_with, NodeKind, Plan, TraceIndex, VisibilityOptions};
+use tl_layout::{guard, lay_out, LayoutEngine, TextFormat};
 use tl_render_cairo::xdot::image_placements;
 use tl_render_cairo::{RenderOptions, Rendered, Shading};
 use tl_style::{
@@ -16,9 +17,8 @@ use tl_style::{
 use tl_trace_model::{write_atomically, Trace};
 
 use crate::error::DrawError;
-use crate::layout;
-use crate::options::{BatchRender, Collapse, DrawOptions, GraphKind, LayoutEngine};
-use crate::output::{output_target, OutputFormat};
+use crate::options::{BatchRender, Collapse, DrawOptions, GraphKind};
+use crate::output::{gzip, output_target, through_links, OutputFormat};
 use crate::views;
 
 /// A finished drawing: its DOT source, and how to lay it out and write it.
@@ -76,7 +76,7 @@ impl Drawing {
     /// The laid-out geometry: the layout engine's `json` output (xdot operations).
     pub fn layout_json(&self) -> Result<String, DrawError> {
         let (_pictures, dot) = self.with_picture_files()?;
-        Ok(layout::render(&dot, &["json"], self.layout_engine)?.remove(0))
+        Ok(lay_out(&dot, &[TextFormat::Json], self.layout_engine)?.take(TextFormat::Json))
     }
 
     /// The DOT as the layout engine reads it: its pictures written to a private temporary
@@ -116,8 +116,10 @@ impl Drawing {
     /// painted with cairo; SVG comes from the layout engine, so its text stays text
     /// (searchable, selectable), as in Graphviz's own SVG, with pictures inlined and a cone
     /// laid over as translucent copies of the shaded shapes (cairo paints the same layer
-    /// into the other formats; the DOT says it in a comment). JSON, xdot and plain are the layout engine's text, naming pictures as the DOT
-    /// does (`tl-draw-pictures/<hash>.png`, written beside the file).
+    /// into the other formats; the DOT says it in a comment). JSON, xdot and plain are the
+    /// layout engine's text, naming pictures as the DOT does (`tl-draw-pictures/<hash>.png`,
+    /// written beside the file). HTML is the interactive page, which `tl-page` writes (the
+    /// facade `tl-draw` sends it there): refused here with `file_format_not_static`.
     pub fn render(&self, format: OutputFormat) -> Result<Rendered, DrawError> {
         let unpainted = |bytes: Vec<u8>| Rendered {
             bytes,
@@ -125,10 +127,11 @@ impl Drawing {
         };
         match format {
             OutputFormat::Dot => return Ok(unpainted(self.dot.clone().into_bytes())),
-            // A finished drawing alone: the page of this one drawing. With its trace at hand,
-            // `tl_draw::html::page` writes the whole explorer.
             OutputFormat::Html => {
-                return Ok(unpainted(crate::html::single_page(self)?.into_bytes()))
+                return Err(DrawError::invalid(
+                    "file_format_not_static",
+                    "html is the interactive page, written by tl_draw::write or tl_page::page, not by one static drawing".to_owned(),
+                ))
             }
             OutputFormat::Svgz => {
                 let svg = self.render(OutputFormat::Svg)?;
@@ -142,8 +145,8 @@ impl Drawing {
         // The layout engine and the painter read the pictures from files: a private
         // folder for this render, removed when it is done.
         let (folder, dot) = self.with_picture_files()?;
-        if let Some(name) = format.layout_text() {
-            let mut text = layout::render(&dot, &[name], self.layout_engine)?.remove(0);
+        if let Some(text_format) = format.layout_text() {
+            let mut text = lay_out(&dot, &[text_format], self.layout_engine)?.take(text_format);
             if let Some(folder) = &folder {
                 // Name the pictures as the DOT does, not by the private folder (JSON writes
                 // `/` as `\/`).
@@ -183,7 +186,8 @@ impl Drawing {
     ) -> Result<Rendered, DrawError> {
         let cairo_format = match format {
             OutputFormat::Svg => {
-                let mut svg = layout::render(dot, &["svg"], self.layout_engine)?.remove(0);
+                let mut svg =
+                    lay_out(dot, &[TextFormat::Svg], self.layout_engine)?.take(TextFormat::Svg);
                 for picture in self.pictures() {
                     use base64::Engine;
                     let data = base64::engine::general_purpose::STANDARD.encode(&picture.png);
@@ -216,23 +220,23 @@ impl Drawing {
         // Pictures are placed by the xdot render of the same layout (the json one cannot
         // carry them).
         let with_pictures = self.pictures().next().is_some();
-        let formats: &[&str] = if with_pictures {
-            &["json", "xdot"]
+        let formats: &[TextFormat] = if with_pictures {
+            &[TextFormat::Json, TextFormat::Xdot]
         } else {
-            &["json"]
+            &[TextFormat::Json]
         };
-        let outputs = layout::render(dot, formats, self.layout_engine)?;
+        let laid_out = lay_out(dot, formats, self.layout_engine)?;
         let options = RenderOptions {
             dpi: self.dpi,
             shading: self.cone.clone(),
-            images: outputs
-                .get(1)
-                .map(|xdot| image_placements(xdot))
+            images: laid_out
+                .get(TextFormat::Xdot)
+                .map(image_placements)
                 .unwrap_or_default(),
             xdot_escaped_text: self.layout_engine == LayoutEngine::Embedded,
         };
         Ok(tl_render_cairo::render(
-            &outputs[0],
+            laid_out.get(TextFormat::Json).unwrap_or_default(),
             cairo_format,
             &options,
         )?)
@@ -245,8 +249,20 @@ impl Drawing {
         path: impl AsRef<Path>,
         file_format: Option<&str>,
     ) -> Result<Written, DrawError> {
-        let (target, format) = output_target(path.as_ref(), file_format)?;
-        let rendered = self.render(format)?;
+        self.write_with(path.as_ref(), file_format, Drawing::render)
+    }
+
+    /// [`Drawing::write`] with the bytes made by `render` (the facade renders `html` as the
+    /// page of this drawing); the file rules, the pictures beside text formats and the
+    /// census sidecar are the same.
+    pub fn write_with(
+        &self,
+        path: &Path,
+        file_format: Option<&str>,
+        render: impl FnOnce(&Drawing, OutputFormat) -> Result<Rendered, DrawError>,
+    ) -> Result<Written, DrawError> {
+        let (target, format) = output_target(path, file_format)?;
+        let rendered = render(self, format)?;
         let file = through_links(&target)?;
         if format == OutputFormat::Dot || format.layout_text().is_some() {
             // The text names its pictures beside itself; put them there (the DOT then lays
@@ -263,43 +279,6 @@ impl Drawing {
             path: target,
             warnings: rendered.warnings,
         })
-    }
-}
-
-/// `bytes` gzip-compressed (`.svgz`); the header carries no time or name, so the same
-/// drawing gives the same file.
-pub(crate) fn gzip(bytes: &[u8]) -> Result<Vec<u8>, DrawError> {
-    use std::io::Write;
-    let mut encoder = flate2::GzBuilder::new()
-        .mtime(0)
-        .write(Vec::new(), flate2::Compression::default());
-    encoder
-        .write_all(bytes)
-        .and_then(|()| encoder.finish())
-        .map_err(|error| {
-            DrawError::invalid(
-                "output_write_failed",
-                format!("compressing the SVG failed: {error}"),
-            )
-        })
-}
-
-/// The file a write to `target` should replace: a symbolic link is followed (the user named
-/// the link, and means the file it points to), so the link itself stays.
-pub(crate) fn through_links(target: &Path) -> Result<PathBuf, DrawError> {
-    match std::fs::symlink_metadata(target) {
-        Ok(meta) if meta.file_type().is_symlink() => {
-            std::fs::canonicalize(target).map_err(|error| {
-                DrawError::invalid(
-                    "output_path_invalid",
-                    format!(
-                        "the output path '{}' is a symbolic link whose target cannot be reached ({error}); point it at a file in an existing folder, or name another path",
-                        target.display()
-                    ),
-                )
-            })
-        }
-        _ => Ok(target.to_owned()),
     }
 }
 
@@ -339,7 +318,7 @@ pub fn draw(trace: &Trace, options: &DrawOptions) -> Result<Drawing, DrawError> 
 /// drawing, whose nodes are autograd steps). `plan` replaces the
 /// boxes, capsules and folds the options ask for (the interactive page's opened and closed
 /// boxes); the drawing then carries no schedule.
-pub(crate) fn draw_indexed(
+pub fn draw_indexed(
     index: &TraceIndex<'_>,
     options: &DrawOptions,
     plan: Option<Plan>,
@@ -423,12 +402,12 @@ pub(crate) fn draw_indexed(
         (Some(view), _) => visible.nodes.len() + view.nodes.len(),
         (None, _) => visible.nodes.len(),
     };
-    if drawn > options.max_nodes && !options.force {
-        return Err(DrawError::TooLarge {
-            nodes: drawn,
-            limit: options.max_nodes,
-        });
-    }
+    let limits = guard::Limits {
+        max_nodes: options.max_nodes,
+        max_layout_cost: options.max_layout_cost,
+        force: options.force,
+    };
+    limits.check_nodes(drawn)?;
     let mut styled = match (&backward, options.graph) {
         (Some(view), GraphKind::Backward) => style_backward(trace, view, &style, &theme),
         (Some(view), _) => style_combined(index, &visible, view, &style, &theme),
@@ -452,16 +431,9 @@ pub(crate) fn draw_indexed(
     tl_style::make_ids_unique(&mut styled.nodes);
     place_pictures(&mut styled)?;
     // One rank estimate serves the frames and the layout guard (margins do not change it).
-    let ranks = crate::guard::estimated_ranks(&styled);
-    crate::frames::widen_crossed_frames(&mut styled, &ranks);
-    let cost = crate::guard::layout_cost_with(&styled, &ranks);
-    if cost.total() > options.max_layout_cost && !options.force {
-        return Err(DrawError::TooCostly {
-            nodes: cost.nodes,
-            virtual_nodes: cost.virtual_nodes,
-            limit: options.max_layout_cost,
-        });
-    }
+    let ranks = guard::estimated_ranks(&styled);
+    tl_layout::frames::widen_crossed_frames(&mut styled, &ranks);
+    limits.check_cost(guard::layout_cost_with(&styled, &ranks))?;
     let cone = (options.show_cone && options.graph != GraphKind::Backward)
         .then(|| cone_shading(index, &visible, &styled, &theme));
     let mut dot = tl_dot_emit::emit(&styled);
@@ -552,8 +524,6 @@ fn plan_for(
 
 #[cfg(test)]
 mod tests {
-    use std::io::Read;
-
     use super::*;
 
     #[test]
@@ -564,18 +534,5 @@ mod tests {
         let error = draw(&trace, &DrawOptions::default()).err().unwrap();
         assert_eq!(error.code(), "trace_reference_dangling");
         assert!(error.to_string().contains("ops[3].parents[0]"), "{error}");
-    }
-
-    #[test]
-    fn gzip_round_trips_and_stamps_no_time() {
-        let svg = b"<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>".repeat(50);
-        let packed = super::gzip(&svg).unwrap();
-        assert_eq!(&packed[4..8], &[0, 0, 0, 0], "mtime 0");
-        let mut unpacked = Vec::new();
-        flate2::read::GzDecoder::new(&packed[..])
-            .read_to_end(&mut unpacked)
-            .unwrap();
-        assert_eq!(unpacked, svg);
-        assert!(packed.len() < svg.len());
     }
 }

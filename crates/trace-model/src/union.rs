@@ -1,5 +1,6 @@
-//! The union of several traces of one model (bundle union drawings, drawing-spec 7.3): one
-//! trace holding every operation any member ran, with which members ran each.
+//! The union of several traces of one model (the guide's bundle union drawings): one trace
+//! holding every operation any member ran, with which members ran each; and several traces
+//! as a bundle without differences ([`union_bundle`]).
 //!
 //! Two members' records are the same node when they have the same label, layer type and
 //! module (TorchLens labels layers by order, so `linear_1_3` can be another module's linear
@@ -9,19 +10,65 @@
 
 use std::collections::{HashMap, HashSet};
 
-use tl_trace_model::{ArgSlot, BundleMember, OpRecord, Trace};
-
-use crate::error::DrawError;
+use crate::{ArgSlot, Bundle, BundleMember, OpRecord, Trace, TraceError};
 
 /// A merged trace and, per op label and per backward step label, the members that ran it.
-pub(crate) struct Union {
+#[derive(Debug)]
+pub struct Union {
+    /// Every operation any member ran, validated.
     pub trace: Trace,
+    /// Per op label of [`Union::trace`], the members that ran it.
     pub ran_op: HashMap<String, Vec<String>>,
+    /// Per backward step label, the members that ran it.
     pub ran_step: HashMap<String, Vec<String>>,
 }
 
+/// Why members did not join.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum UnionError {
+    /// No member was named.
+    #[error("name at least one member")]
+    NoMembers,
+    /// The joined trace did not validate.
+    #[error("the members' traces do not join into one graph ({0}); draw them one by one, or compare them with graph=\"diff\"")]
+    Invalid(TraceError),
+}
+
+impl UnionError {
+    /// The stable code of this error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            UnionError::NoMembers => "bundle_member_unknown",
+            UnionError::Invalid(_) => "bundle_union_invalid",
+        }
+    }
+}
+
+/// Several traces of one model as a bundle without differences (union drawings only), the
+/// first the baseline; repeated names get `_2`, `_3`, ...
+pub fn union_bundle(traces: Vec<(String, Trace)>) -> Bundle {
+    let mut members: Vec<BundleMember> = Vec::new();
+    for (stem, trace) in traces {
+        let mut name = stem.clone();
+        let mut copy = 2;
+        while members.iter().any(|m| m.name == name) {
+            name = format!("{stem}_{copy}");
+            copy += 1;
+        }
+        members.push(BundleMember { name, trace });
+    }
+    Bundle {
+        format: crate::BUNDLE_FORMAT.to_owned(),
+        version: crate::FORMAT_VERSION,
+        baseline: members.first().map(|m| m.name.clone()).unwrap_or_default(),
+        members,
+        deltas: Vec::new(),
+    }
+}
+
 /// What makes two members' records one node.
-fn op_key(op: &OpRecord) -> (&str, Option<&str>, tl_trace_model::OpKind) {
+fn op_key(op: &OpRecord) -> (&str, Option<&str>, crate::OpKind) {
     let module = op
         .modules
         .last()
@@ -30,13 +77,8 @@ fn op_key(op: &OpRecord) -> (&str, Option<&str>, tl_trace_model::OpKind) {
 }
 
 /// The union of `members` (the first one's records and order first).
-pub(crate) fn union(members: &[&BundleMember]) -> Result<Union, DrawError> {
-    let first = members.first().ok_or_else(|| {
-        DrawError::invalid(
-            "bundle_member_unknown",
-            "name at least one member".to_owned(),
-        )
-    })?;
+pub fn union(members: &[&BundleMember]) -> Result<Union, UnionError> {
+    let first = members.first().ok_or(UnionError::NoMembers)?;
     let mut merged = first.trace.clone();
     let mut ran_op: HashMap<String, Vec<String>> = merged
         .ops
@@ -64,14 +106,7 @@ pub(crate) fn union(members: &[&BundleMember]) -> Result<Union, DrawError> {
     drop_alternative_slots(&mut merged);
     rebuild_links(&mut merged);
     merged.summary = merged.computed_summary();
-    merged.validate().map_err(|error| {
-        DrawError::invalid(
-            "bundle_union_invalid",
-            format!(
-                "the members' traces do not join into one graph ({error}); draw them one by one, or compare them with graph=\"diff\""
-            ),
-        )
-    })?;
+    merged.validate().map_err(UnionError::Invalid)?;
     Ok(Union {
         trace: merged,
         ran_op,
@@ -277,12 +312,10 @@ fn join_backward(
             .as_ref()
             .map(|l| layer_rename.get(l).cloned().unwrap_or_else(|| l.clone()))
     };
-    let ours = merged
-        .backward
-        .get_or_insert_with(|| tl_trace_model::BackwardGraph {
-            num_passes: 0,
-            grad_fns: Vec::new(),
-        });
+    let ours = merged.backward.get_or_insert_with(|| crate::BackwardGraph {
+        num_passes: 0,
+        grad_fns: Vec::new(),
+    });
     ours.num_passes = ours.num_passes.max(theirs.num_passes);
     let mut step_rename: HashMap<String, String> = HashMap::new();
     let mut added = Vec::new();

@@ -1,0 +1,183 @@
+//! DOT text to laid-out text, by the embedded graphviz-pure engine or by the system's
+//! Graphviz `dot` program.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::str::FromStr;
+
+use crate::error::LayoutError;
+
+/// Which program lays the graph out (`layout_engine=`, `--layout-engine`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum LayoutEngine {
+    /// graphviz-pure, built in: no Graphviz install needed.
+    #[default]
+    Embedded,
+    /// The system's Graphviz `dot` program.
+    SystemDot,
+}
+
+impl FromStr for LayoutEngine {
+    type Err = LayoutError;
+
+    /// Parses `embedded` or `dot`.
+    fn from_str(text: &str) -> Result<LayoutEngine, LayoutError> {
+        match text {
+            "embedded" => Ok(LayoutEngine::Embedded),
+            "dot" => Ok(LayoutEngine::SystemDot),
+            _ => Err(LayoutError::EngineUnknown {
+                name: text.to_owned(),
+            }),
+        }
+    }
+}
+
+/// A text format the layout engine writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum TextFormat {
+    /// SVG (`-Tsvg`).
+    Svg,
+    /// JSON with positions and xdot drawing operations (`-Tjson`): what the painter reads.
+    Json,
+    /// DOT with positions and drawing operations (`-Txdot`): places node pictures.
+    Xdot,
+    /// One line per node and arrow (`-Tplain`).
+    Plain,
+}
+
+impl TextFormat {
+    /// The engine's name of the format (`-T<name>`).
+    pub fn name(self) -> &'static str {
+        match self {
+            TextFormat::Svg => "svg",
+            TextFormat::Json => "json",
+            TextFormat::Xdot => "xdot",
+            TextFormat::Plain => "plain",
+        }
+    }
+}
+
+/// One layout written in the formats asked for.
+#[derive(Debug, Clone, Default)]
+pub struct LaidOut {
+    texts: Vec<(TextFormat, String)>,
+}
+
+impl LaidOut {
+    /// The text in `format`, if it was asked for.
+    pub fn get(&self, format: TextFormat) -> Option<&str> {
+        self.texts
+            .iter()
+            .find(|(written, _)| *written == format)
+            .map(|(_, text)| text.as_str())
+    }
+
+    /// The text in `format`, taken out (empty if it was not asked for).
+    pub fn take(&mut self, format: TextFormat) -> String {
+        self.texts
+            .iter_mut()
+            .find(|(written, _)| *written == format)
+            .map(|(_, text)| std::mem::take(text))
+            .unwrap_or_default()
+    }
+}
+
+/// Lays out `dot` once and writes it in each format asked for.
+pub fn lay_out(
+    dot: &str,
+    formats: &[TextFormat],
+    engine: LayoutEngine,
+) -> Result<LaidOut, LayoutError> {
+    let texts = match engine {
+        LayoutEngine::Embedded => embedded(dot, formats).map_err(|error| LayoutError::Failed {
+            engine: "embedded (graphviz-pure)",
+            detail: error.to_string(),
+        })?,
+        // Each run of the system program lays out again; it is the optional backend.
+        LayoutEngine::SystemDot => formats
+            .iter()
+            .map(|&format| system_dot(dot, format))
+            .collect::<Result<_, _>>()?,
+    };
+    Ok(LaidOut {
+        texts: formats.iter().copied().zip(texts).collect(),
+    })
+}
+
+fn embedded(dot: &str, formats: &[TextFormat]) -> graphviz_pure::Result<Vec<String>> {
+    let mut graph = graphviz_pure::parse_dot(dot)?.into_output();
+    // Layout diagnostics are warnings about the drawing, not failures; they are dropped.
+    let _diagnostics = graphviz_pure::layout_graph(&mut graph, graphviz_pure::LayoutEngine::Dot)?;
+    formats
+        .iter()
+        .map(|format| {
+            let format = graphviz_pure::OutputFormat::parse(format.name())?;
+            Ok(graphviz_pure::render_graph(&graph, format)?.into_output())
+        })
+        .collect()
+}
+
+fn system_dot(dot: &str, format: TextFormat) -> Result<String, LayoutError> {
+    let failed = |detail: String| LayoutError::Failed {
+        engine: "system dot",
+        detail,
+    };
+    let mut child = Command::new("dot")
+        .arg(format!("-T{}", format.name()))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|error| match error.kind() {
+            std::io::ErrorKind::NotFound => LayoutError::GraphvizUnavailable,
+            _ => failed(error.to_string()),
+        })?;
+    // Write on another thread so a large output cannot deadlock against a full pipe.
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let source = dot.to_owned();
+    let writer = std::thread::spawn(move || stdin.write_all(source.as_bytes()));
+    let output = child
+        .wait_with_output()
+        .map_err(|error| failed(error.to_string()))?;
+    writer
+        .join()
+        .map_err(|_| failed("writing to dot panicked".to_owned()))?
+        .map_err(|error| failed(error.to_string()))?;
+    if !output.status.success() {
+        return Err(failed(
+            String::from_utf8_lossy(&output.stderr).trim().to_owned(),
+        ));
+    }
+    String::from_utf8(output.stdout).map_err(|error| failed(error.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_layout_answers_every_format_asked_for() {
+        let mut laid_out = lay_out(
+            "digraph G { a -> b }",
+            &[TextFormat::Json, TextFormat::Svg],
+            LayoutEngine::Embedded,
+        )
+        .unwrap();
+        assert!(laid_out.get(TextFormat::Svg).unwrap().contains("<svg"));
+        assert!(laid_out.get(TextFormat::Xdot).is_none());
+        assert!(laid_out.take(TextFormat::Json).contains("\"objects\""));
+    }
+
+    #[test]
+    fn engine_names_parse_and_unknown_ones_are_coded() {
+        assert_eq!(
+            "dot".parse::<LayoutEngine>().unwrap(),
+            LayoutEngine::SystemDot
+        );
+        let error = "neato".parse::<LayoutEngine>().unwrap_err();
+        assert_eq!(error.code(), "layout_engine_invalid");
+        assert!(error.to_string().contains("'embedded' or 'dot'"), "{error}");
+    }
+}

@@ -1,0 +1,19 @@
+//! The layout stage: DOT text in, laid-out text out.
+//!
+//! - [`lay_out`] runs a layout engine ([`LayoutEngine`]: the embedded graphviz-pure, or the
+//!   system's Graphviz `dot`) once and writes each [`TextFormat`] asked for, returned as a
+//!   typed [`LaidOut`].
+//! - [`guard`] estimates, before layout, what a layered layout of a styled graph will cost,
+//!   so that a drawing that would take minutes is refused with a remedy.
+//! - [`frames`] gives module frames that long arrows cross a wider margin.
+//!
+//! Depends on `tl-style` (the guard and the frames read the styled graph) and graphviz-pure;
+//! never on cairo.
+
+mod engine;
+mod error;
+pub mod frames;
+pub mod guard;
+
+pub use engine::{lay_out, LaidOut, LayoutEngine, TextFormat};
+pub use error::LayoutError;

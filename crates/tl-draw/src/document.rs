@@ -1,0 +1,183 @@
+//! The front door: what is drawn (a trace, a bundle, several traces) and where it goes
+//! (any static format, or the interactive page). The command line and the Python binding
+//! parse their arguments into a [`Subject`], [`DrawOptions`] and [`BundleKeywords`] and
+//! hand them here; this is the one place that decides between a static drawing and the
+//! page, and between a trace and a bundle drawing.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use tl_drawing::{
+    draw, draw_bundle, output_target, BundleKeywords, BundleOptions, DrawError, DrawOptions,
+    Drawing, OutputFormat, Written,
+};
+use tl_render_cairo::Rendered;
+use tl_trace_model::union::union_bundle;
+use tl_trace_model::{Document, Trace};
+
+/// What a caller asks to draw.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Subject {
+    /// One trace or bundle file's document.
+    Document(Document),
+    /// Several traces of one model, by name: drawn as their union (the first is the
+    /// baseline).
+    Traces(Vec<(String, Trace)>),
+}
+
+/// How the caller's user spells things, for messages in their language.
+#[derive(Debug, Clone)]
+pub struct Caller {
+    /// A keyword as the user writes it: `--metric` on the command line, `metric=` in Python.
+    pub spell: fn(&str) -> String,
+    /// How a message names the trace drawn (`'model.json'`, `this`).
+    pub trace_name: String,
+    /// How to draw a bundle instead of a trace, in the caller's terms.
+    pub bundle_remedy: &'static str,
+}
+
+impl Caller {
+    /// The command line drawing the file `path`.
+    pub fn command_line(path: &Path) -> Caller {
+        Caller {
+            spell: |name| format!("--{name}"),
+            trace_name: format!("'{}'", path.display()),
+            bundle_remedy: "pass a bundle file (tl_export.export_bundle)",
+        }
+    }
+
+    /// The Python package.
+    pub fn python() -> Caller {
+        Caller {
+            spell: |name| format!("{name}="),
+            trace_name: "this".to_owned(),
+            bundle_remedy: "draw a tl.Bundle (or a list of traces)",
+        }
+    }
+}
+
+/// A subject with the options to draw it: renders or writes any output format. The static
+/// drawing is drawn once, when first needed ([`Drawn::drawing`]); the interactive page of a
+/// trace is drawn from the trace itself.
+#[derive(Debug)]
+pub struct Drawn {
+    document: Document,
+    options: DrawOptions,
+    /// For bundles: the checked bundle keywords.
+    bundle: Option<BundleOptions>,
+    drawing: OnceLock<Drawing>,
+}
+
+impl Drawn {
+    /// Checks `bundle_keywords` against `subject` (the bundle-only keywords are refused on a
+    /// single trace, in `caller`'s spelling); nothing is drawn yet.
+    pub fn new(
+        subject: Subject,
+        options: DrawOptions,
+        bundle_keywords: &BundleKeywords,
+        caller: &Caller,
+    ) -> Result<Drawn, DrawError> {
+        let document = match subject {
+            Subject::Document(document) => document,
+            Subject::Traces(traces) => Document::Bundle(union_bundle(traces)),
+        };
+        let bundle = match &document {
+            Document::Trace(_) => {
+                bundle_keywords.refuse_on_a_trace(
+                    caller.spell,
+                    &caller.trace_name,
+                    caller.bundle_remedy,
+                )?;
+                None
+            }
+            Document::Bundle(bundle) => Some(bundle_keywords.options_for(bundle)?),
+        };
+        Ok(Drawn {
+            document,
+            options,
+            bundle,
+            drawing: OnceLock::new(),
+        })
+    }
+
+    /// The options drawn with.
+    pub fn options(&self) -> &DrawOptions {
+        &self.options
+    }
+
+    /// The trace drawn (`None` for a bundle).
+    pub fn trace(&self) -> Option<&Trace> {
+        match &self.document {
+            Document::Trace(trace) => Some(trace),
+            Document::Bundle(_) => None,
+        }
+    }
+
+    /// The static drawing (drawn on the first call).
+    pub fn drawing(&self) -> Result<&Drawing, DrawError> {
+        if let Some(drawing) = self.drawing.get() {
+            return Ok(drawing);
+        }
+        let drawing = match (&self.document, &self.bundle) {
+            (Document::Bundle(bundle), Some(bundle_options)) => {
+                draw_bundle(bundle, &self.options, bundle_options)?
+            }
+            (Document::Bundle(bundle), None) => {
+                draw_bundle(bundle, &self.options, &BundleOptions::default())?
+            }
+            (Document::Trace(trace), _) => draw(trace, &self.options)?,
+        };
+        Ok(self.drawing.get_or_init(|| drawing))
+    }
+
+    /// The bytes of `format`, with any warnings: a static format renders the static
+    /// drawing; `html` is the interactive page of a trace (every stop, boxes that open), or
+    /// the page of a bundle's one drawing.
+    pub fn render(&self, format: OutputFormat) -> Result<Rendered, DrawError> {
+        if format != OutputFormat::Html {
+            return self.drawing()?.render(format);
+        }
+        match self.trace() {
+            Some(trace) => Ok(Rendered {
+                bytes: tl_page::page(trace, &self.options)?.into_bytes(),
+                warnings: Vec::new(),
+            }),
+            None => page_of(self.drawing()?),
+        }
+    }
+
+    /// Writes to `path` by the guide's file rules (`file_format`, else the extension, else
+    /// PDF), atomically; `dpi` overrides the options' resolution for this file.
+    pub fn write(
+        &self,
+        path: &Path,
+        file_format: Option<&str>,
+        dpi: Option<f64>,
+    ) -> Result<Written, DrawError> {
+        let (target, format) = output_target(path, file_format)?;
+        match (format, self.trace()) {
+            (OutputFormat::Html, Some(trace)) => tl_page::write(trace, &self.options, &target),
+            (OutputFormat::Html, None) => {
+                self.drawing()?
+                    .write_with(path, file_format, |drawing, _| page_of(drawing))
+            }
+            _ => match dpi {
+                Some(dpi) => self
+                    .drawing()?
+                    .clone()
+                    .with_dpi(dpi)?
+                    .write(path, file_format),
+                None => self.drawing()?.write(path, file_format),
+            },
+        }
+    }
+}
+
+/// The page of one finished drawing (a bundle's): pan, zoom, search, each node's rows.
+fn page_of(drawing: &Drawing) -> Result<Rendered, DrawError> {
+    Ok(Rendered {
+        bytes: tl_page::single_page(drawing)?.into_bytes(),
+        warnings: Vec::new(),
+    })
+}
