@@ -81,7 +81,7 @@ pub fn draw_every_way(document: &tl_trace_model::Document) -> usize {
                 DrawOptions::default().collapse(Collapse::Level(0.5)),
                 DrawOptions::default()
                     .collapse(Collapse::Max)
-                    .fold_repeats(Some(true)),
+                    .fold_repeats(true),
                 DrawOptions::default().depth(1),
                 DrawOptions::default().rolled(true),
                 DrawOptions::default().rolled(true).collapse(Collapse::Max),

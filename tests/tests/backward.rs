@@ -27,7 +27,7 @@ fn golden_backward_and_combined_drawings() {
             backward()
                 .show_module_paths(true)
                 .show_grad_values(true)
-                .show_legend(Some(true)),
+                .show_legend(true),
         ),
         ("backward_twice", "backward", backward()),
         (
@@ -143,7 +143,7 @@ fn module_paths_values_and_the_key_are_opt_in() {
         &backward()
             .show_module_paths(true)
             .show_grad_values(true)
-            .show_legend(Some(true)),
+            .show_legend(true),
     )
     .unwrap();
     assert!(full.dot.contains("param fc2.bias") && full.dot.contains("module fc2"));

@@ -19,7 +19,8 @@ fn drawn(name: &str, options: DrawOptions) -> StyledGraph {
 }
 
 fn golden_name(options: &DrawOptions) -> String {
-    match (options.collapse, &options.module, options.fold_repeats) {
+    let settings = options.settings();
+    match (settings.collapse, &settings.module, settings.fold_repeats) {
         (_, Some(module), _) => format!("focus_{module}"),
         (Collapse::Level(level), ..) => format!("collapse_{level}"),
         (Collapse::None, _, Some(true)) => "fold_repeats".to_owned(),
@@ -155,7 +156,7 @@ fn fold_repeats_false_never_folds_even_at_max() {
         &trace,
         &DrawOptions::default()
             .collapse(Collapse::Max)
-            .fold_repeats(Some(false)),
+            .fold_repeats(false),
     )
     .unwrap();
     let titles = titles(&unfolded.styled);
@@ -172,7 +173,7 @@ fn fold_repeats_false_never_folds_even_at_max() {
 
 #[test]
 fn repeat_folds_draw_the_first_member_and_an_ellipsis() {
-    let folded = drawn("stack8", DrawOptions::default().fold_repeats(Some(true)));
+    let folded = drawn("stack8", DrawOptions::default().fold_repeats(true));
     assert_eq!(
         titles(&folded),
         [
@@ -276,7 +277,7 @@ fn rolled_drawings_take_the_collapse_plan_folds_and_focus() {
     for options in [
         DrawOptions::default().collapse(Collapse::Level(0.5)),
         DrawOptions::default().collapse(Collapse::Max),
-        DrawOptions::default().fold_repeats(Some(true)),
+        DrawOptions::default().fold_repeats(true),
         DrawOptions::default().module("blocks.1"),
     ] {
         let sorted = |graph: StyledGraph| {

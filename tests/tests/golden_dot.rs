@@ -74,7 +74,7 @@ fn buffers_and_rows() {
     golden(
         "convnet.legend",
         &convnet,
-        DrawOptions::default().show_legend(Some(true)),
+        DrawOptions::default().show_legend(true),
     );
     golden(
         "convnet.redundant_args",
@@ -108,7 +108,7 @@ fn buffers_and_rows() {
     golden(
         "frozen.legend",
         &trace("frozen"),
-        DrawOptions::default().show_legend(Some(true)),
+        DrawOptions::default().show_legend(true),
     );
 }
 
@@ -119,7 +119,7 @@ fn every_theme_draws_the_first_drawing() {
         golden(
             &format!("convnet.theme_{theme}"),
             &convnet,
-            DrawOptions::default().theme(theme).show_legend(Some(true)),
+            DrawOptions::default().theme(theme).show_legend(true),
         );
     }
     let dark = draw(&convnet, &DrawOptions::default().theme("dark"))
@@ -197,7 +197,7 @@ fn colour_and_size_by_value() {
     );
     // A closure from Rust, with the name the key shows; a field by name.
     let by_step = ValueSource::custom("step", |op| Some(f64::from(op.step_index)));
-    let dot = draw(&convnet, &DrawOptions::default().color_by_source(by_step))
+    let dot = draw(&convnet, &DrawOptions::default().color_by(by_step))
         .unwrap()
         .dot;
     assert!(dot.contains("step: 0 ... 12"), "{dot}");
@@ -277,13 +277,9 @@ fn node_content_rows_pictures_and_decoded_labels() {
 #[test]
 fn colour_keys_show_the_input_and_output_rings() {
     for show_legend in [None, Some(true)] {
-        let drawing = draw(
-            &trace("convnet"),
-            &DrawOptions::default()
-                .color_by("time")
-                .show_legend(show_legend),
-        )
-        .unwrap();
+        let mut options = DrawOptions::default().color_by("time");
+        options.show_legend = show_legend;
+        let drawing = draw(&trace("convnet"), &options).unwrap();
         let legend = drawing.styled.legend.as_ref().expect("a key");
         let rings: Vec<&str> = legend
             .entries

@@ -57,7 +57,7 @@ fn golden_pngs() {
         ),
         ("branch_true", DrawOptions::default()),
         ("recurrent", DrawOptions::default()),
-        ("frozen", DrawOptions::default().show_legend(Some(true))),
+        ("frozen", DrawOptions::default().show_legend(true)),
         ("custom_buffer", DrawOptions::default()),
         ("stack8.depth1", DrawOptions::default().depth(1)),
         (

@@ -109,9 +109,7 @@ fn keywords_passed_win_over_the_view() {
     assert!(other_block.contains("drawing transformer.h.1"));
     let no_key = dot(
         "convnet",
-        &DrawOptions::default()
-            .view("debug")
-            .show_legend(Some(false)),
+        &DrawOptions::default().view("debug").show_legend(false),
     );
     assert!(!no_key.contains("tl_legend"));
     // theme= recolours any view.

@@ -272,8 +272,7 @@ fn draw_diff(
     }
     let name = format!("{metric} on {}", on_name(on));
     let source = ValueSource::custom(&name, move |op| values.get(&op.label).copied());
-    let mut diff_options = options.clone().color_by_source(source);
-    diff_options.difference_scale = true;
+    let diff_options = options.clone().color_by(source).with_difference_scale();
     let mut drawing = draw(&drawn.trace, &diff_options)?;
     let names: Vec<&str> = compared.iter().map(|m| m.name.as_str()).collect();
     drawing.add_caption(&[

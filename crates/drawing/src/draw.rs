@@ -17,7 +17,7 @@ use tl_style::{
 use tl_trace_model::{write_atomically, Trace};
 
 use crate::error::DrawError;
-use crate::options::{BatchRender, Collapse, DrawOptions, GraphKind};
+use crate::options::{BatchRender, Collapse, DrawOptions, GraphKind, Settings};
 use crate::output::{gzip, output_target, through_links, OutputFormat};
 use crate::views;
 
@@ -329,7 +329,8 @@ pub fn draw_indexed(
         Some(_) => Some(views::resolve(trace, options)?),
         None => None,
     };
-    let options = resolved.as_ref().map_or(options, |r| &r.options);
+    let settings = resolved.as_ref().map_or(options, |r| &r.options).settings();
+    let options = &settings;
     let theme = options.check_supported()?;
     let collapse_schedule = match (options.collapse, &plan) {
         (Collapse::None, _) | (_, Some(_)) => None,
@@ -487,7 +488,7 @@ fn cone_shading(
 /// depth rule.
 fn plan_for(
     index: &TraceIndex<'_>,
-    options: &DrawOptions,
+    options: &Settings,
     schedule: Option<&Schedule>,
 ) -> Option<Plan> {
     let mut plan = match (options.collapse, schedule) {

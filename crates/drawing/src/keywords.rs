@@ -1,14 +1,12 @@
 //! The guide's `trace.draw(...)` keywords by name, for callers that hold them as names and
-//! loosely typed values (the Python package): `DrawOptions::set_keyword("collapse",
-//! KeywordValue::Float(0.25))` is `DrawOptions::collapse(Collapse::Level(0.25))`, with the
-//! same parsers and error codes as the setters and the command line.
+//! loosely typed values (the Python package, the command line):
+//! `DrawOptions::set_keyword("collapse", KeywordValue::Float(0.25))` is
+//! `DrawOptions::collapse(Collapse::Level(0.25))`, through the row of
+//! [`crate::options::OPTIONS`] that declares the option.
 
 use crate::error::DrawError;
-use crate::options::{
-    parse_direction, parse_label_field, parse_node_style, parse_show_buffers, parse_theme,
-    parse_view, BatchRender, Collapse, DrawOptions, GraphKind,
-};
-use tl_layout::LayoutEngine;
+pub use crate::options::DRAW_KEYWORDS;
+use crate::options::{DrawOptions, OPTIONS};
 
 /// A keyword's value as a dynamically typed caller holds it.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,7 +27,7 @@ pub enum KeywordValue {
 
 impl KeywordValue {
     /// What the value is, for messages: `the string "abc"`.
-    fn described(&self) -> String {
+    pub fn described(&self) -> String {
         match self {
             KeywordValue::Unset => "None".to_owned(),
             KeywordValue::Bool(value) => if *value { "True" } else { "False" }.to_owned(),
@@ -40,41 +38,6 @@ impl KeywordValue {
         }
     }
 }
-
-/// Every keyword [`DrawOptions::set_keyword`] takes, in the guide's order. Bundle drawings
-/// also take [`BUNDLE_KEYWORDS`]; callables (`node_spec_fn=`, a function for `color_by=`)
-/// are the binding's to wire.
-pub const DRAW_KEYWORDS: [&str; 29] = [
-    "file_format",
-    "dpi",
-    "view",
-    "graph",
-    "depth",
-    "collapse",
-    "fold_repeats",
-    "module",
-    "rolled",
-    "direction",
-    "node_style",
-    "node_label_fields",
-    "theme",
-    "show_buffers",
-    "show_legend",
-    "color_by",
-    "size_by",
-    "size_scale",
-    "show_cone",
-    "show_saved_for_backward",
-    "show_redundant_args",
-    "show_edge_shapes",
-    "show_module_paths",
-    "show_grad_values",
-    "layout_engine",
-    "batch_render",
-    "max_nodes",
-    "max_layout_cost",
-    "force",
-];
 
 /// Keywords that take a callable, which a binding wires itself (`DrawOptions::node_spec_fn`).
 pub const HOOK_KEYWORDS: [&str; 1] = ["node_spec_fn"];
@@ -92,7 +55,8 @@ pub fn closest_keyword<'a>(
     tl_trace_model::suggest::closest(&name.to_ascii_lowercase(), known)
 }
 
-fn wrong_type(keyword: &str, wanted: &str, value: &KeywordValue) -> DrawError {
+/// `keyword_value_invalid`: keyword `keyword` takes `wanted`, not a value of `value`'s kind.
+pub(crate) fn wrong_kind(keyword: &str, wanted: &str, value: &KeywordValue) -> DrawError {
     DrawError::invalid(
         "keyword_value_invalid",
         format!("{keyword}= takes {wanted}; received {}", value.described()),
@@ -104,97 +68,14 @@ impl DrawOptions {
     /// setter would; [`KeywordValue::Unset`] leaves the option as it is. Unknown names are
     /// refused with `draw_keyword_unknown` and the closest keyword.
     pub fn set_keyword(self, name: &str, value: &KeywordValue) -> Result<DrawOptions, DrawError> {
-        use KeywordValue as V;
-        if *value == V::Unset {
-            return if DRAW_KEYWORDS.contains(&name) {
-                Ok(self)
-            } else {
-                Err(unknown_keyword(name))
-            };
+        let option = OPTIONS
+            .iter()
+            .find(|option| option.name == name)
+            .ok_or_else(|| unknown_keyword(name))?;
+        match value {
+            KeywordValue::Unset => Ok(self),
+            value => (option.set)(self, value),
         }
-        let text = |wanted: &str| match value {
-            V::Text(text) => Ok(text.as_str()),
-            other => Err(wrong_type(name, wanted, other)),
-        };
-        let flag = || match value {
-            V::Bool(flag) => Ok(*flag),
-            other => Err(wrong_type(name, "True or False", other)),
-        };
-        let count = || match value {
-            V::Int(n) if *n >= 0 => Ok(*n as u64),
-            other => Err(wrong_type(name, "a whole number of at least 0", other)),
-        };
-        Ok(match name {
-            "file_format" => self.file_format(text("a format name such as \"png\"")?),
-            "dpi" => match value {
-                V::Int(n) => self.dpi(*n as f64),
-                V::Float(dpi) => self.dpi(*dpi),
-                other => return Err(wrong_type(name, "a number of dots per inch", other)),
-            },
-            "view" => self.view(&parse_view(text("a view name such as \"speed\"")?)?),
-            "graph" => self.graph(GraphKind::parse(text(
-                "\"forward\", \"backward\" or \"combined\"",
-            )?)?),
-            "depth" => self.depth(u32::try_from(count()?).unwrap_or(u32::MAX)),
-            "collapse" => self.collapse(match value {
-                V::Text(text) => Collapse::parse(text)?,
-                V::Int(n) => Collapse::parse(&n.to_string())?,
-                V::Float(level) => Collapse::parse(&level.to_string())?,
-                other => {
-                    return Err(wrong_type(
-                        name,
-                        "\"none\", \"auto\", \"max\" or a number from 0.0 to 1.0",
-                        other,
-                    ))
-                }
-            }),
-            "fold_repeats" => self.fold_repeats(Some(flag()?)),
-            "module" => self.module(text("a module address such as \"blocks.1\"")?),
-            "rolled" => self.rolled(flag()?),
-            "direction" => {
-                self.direction(parse_direction(text("a direction such as \"leftright\"")?)?)
-            }
-            "node_style" => {
-                self.node_style(parse_node_style(text("\"default\" or \"profiling\"")?)?)
-            }
-            "node_label_fields" => {
-                let fields = match value {
-                    V::Texts(fields) => fields,
-                    other => return Err(wrong_type(name, "a list of field names", other)),
-                };
-                let fields = fields
-                    .iter()
-                    .map(|field| parse_label_field(field.trim()))
-                    .collect::<Result<Vec<_>, _>>()?;
-                self.node_label_fields(fields)
-            }
-            "theme" => self.theme(&parse_theme(text("a theme name such as \"dark\"")?)?),
-            "show_buffers" => self.show_buffers(parse_show_buffers(text(
-                "\"never\", \"meaningful\" or \"always\"",
-            )?)?),
-            "show_legend" => self.show_legend(Some(flag()?)),
-            "color_by" => self.color_by(text("a value name such as \"time\", or a function")?),
-            "size_by" => self.size_by(text("a value name such as \"bytes\", or a function")?),
-            "size_scale" => self.size_scale(text("\"sqrt\" or \"linear\"")?),
-            "show_cone" => self.show_cone(flag()?),
-            "show_saved_for_backward" => self.show_saved_for_backward(flag()?),
-            "show_redundant_args" => self.show_redundant_args(flag()?),
-            "show_edge_shapes" => self.show_edge_shapes(flag()?),
-            "show_module_paths" => self.show_module_paths(flag()?),
-            "show_grad_values" => self.show_grad_values(flag()?),
-            "layout_engine" => {
-                self.layout_engine(text("\"embedded\" or \"dot\"")?.parse::<LayoutEngine>()?)
-            }
-            "batch_render" => {
-                self.batch_render(BatchRender::parse(text("\"auto\" or \"shape_only\"")?)?)
-            }
-            "max_nodes" => self.max_nodes(usize::try_from(count()?).unwrap_or(usize::MAX)),
-            "max_layout_cost" => {
-                self.max_layout_cost(usize::try_from(count()?).unwrap_or(usize::MAX))
-            }
-            "force" => self.force(flag()?),
-            _ => return Err(unknown_keyword(name)),
-        })
     }
 }
 
@@ -218,6 +99,7 @@ pub fn unknown_keyword(name: &str) -> DrawError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::{parse_label_field, Collapse};
 
     #[test]
     fn keywords_set_what_the_setters_set() {
@@ -237,7 +119,7 @@ mod tests {
             .collapse(Collapse::Level(0.25))
             .depth(2)
             .theme("dark")
-            .show_legend(Some(true))
+            .show_legend(true)
             .node_label_fields(vec![
                 parse_label_field("name").unwrap(),
                 parse_label_field("shape").unwrap(),
@@ -298,10 +180,13 @@ mod tests {
             "{error}"
         );
         assert_eq!(
-            closest_keyword("show_legnd", DRAW_KEYWORDS),
+            closest_keyword("show_legnd", DRAW_KEYWORDS.iter().copied()),
             Some("show_legend")
         );
         assert_eq!(closest_keyword("membres", BUNDLE_KEYWORDS), Some("members"));
-        assert_eq!(closest_keyword("zzzzzzzz", DRAW_KEYWORDS), None);
+        assert_eq!(
+            closest_keyword("zzzzzzzz", DRAW_KEYWORDS.iter().copied()),
+            None
+        );
     }
 }

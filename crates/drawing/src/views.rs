@@ -48,17 +48,10 @@ fn refuse(code: &'static str, message: String) -> DrawError {
     DrawError::invalid(code, message)
 }
 
-/// Options with the view's settings filled in where the caller set nothing.
-struct Settings {
-    options: DrawOptions,
-}
-
-impl Settings {
-    fn set(&mut self, option: &'static str, apply: impl FnOnce(DrawOptions) -> DrawOptions) {
-        if !self.options.is_explicit(option) {
-            // The setters mark what they set as explicit; a view's setting is not.
-            self.options = apply(self.options.clone()).forget_explicit(option);
-        }
+/// Fills in a view's setting where the caller set nothing.
+fn fill<T>(option: &mut Option<T>, value: impl Into<T>) {
+    if option.is_none() {
+        *option = Some(value.into());
     }
 }
 
@@ -75,16 +68,14 @@ fn coverage(trace: &Trace, value: impl Fn(&OpRecord) -> bool) -> (usize, usize) 
 /// Resolves `options.view` (already checked to be a view name) for `trace`.
 pub(crate) fn resolve(trace: &Trace, options: &DrawOptions) -> Result<Resolved, DrawError> {
     let view = options.view.as_deref().unwrap_or_default();
-    let mut settings = Settings {
-        options: options.clone(),
-    };
+    let mut settings = options.clone();
     let mut caption = Vec::new();
     let mut node_rows = None;
     let remedy = "re-capture with a plain TorchLens trace of the model (timings, sizes and \
                   FLOPs are recorded on every eager capture), or drop view=";
     match view {
         "debug" => {
-            if trace.summary.num_ops > DEBUG_OP_CEILING && !options.is_explicit("collapse") {
+            if trace.summary.num_ops > DEBUG_OP_CEILING && options.collapse.is_none() {
                 return Err(refuse(
                     "lens_above_detail_budget",
                     format!(
@@ -94,10 +85,10 @@ pub(crate) fn resolve(trace: &Trace, options: &DrawOptions) -> Result<Resolved, 
                 ));
             }
             caption.push("view: debug -- what is broken?".to_owned());
-            settings.set("collapse", |o| o.collapse(Collapse::None));
-            settings.set("show_buffers", |o| o.show_buffers(BufferVisibility::Always));
-            settings.set("show_redundant_args", |o| o.show_redundant_args(true));
-            settings.set("show_legend", |o| o.show_legend(Some(true)));
+            fill(&mut settings.collapse, Collapse::None);
+            fill(&mut settings.show_buffers, BufferVisibility::Always);
+            fill(&mut settings.show_redundant_args, true);
+            fill(&mut settings.show_legend, true);
             let (checked, total) = coverage(trace, |op| op.finiteness.is_some());
             let broken = trace
                 .ops
@@ -149,15 +140,13 @@ pub(crate) fn resolve(trace: &Trace, options: &DrawOptions) -> Result<Resolved, 
                 source.name()
             ));
             caption.push(unit_line.to_owned());
-            settings.set("node_style", |o| o.node_style(NodeStyle::Profiling));
-            settings.set("show_legend", |o| o.show_legend(Some(true)));
-            settings.set("color_by", |o| o.color_by_source(source.clone()));
+            fill(&mut settings.node_style, NodeStyle::Profiling);
+            fill(&mut settings.show_legend, true);
+            fill(&mut settings.color_by, source.clone());
             if view == "memory" {
                 let saved = trace.ops.iter().any(|op| op.saved_for_backward.is_some());
                 if saved {
-                    settings.set("show_saved_for_backward", |o| {
-                        o.show_saved_for_backward(true)
-                    });
+                    fill(&mut settings.show_saved_for_backward, true);
                 } else {
                     caption.push(
                         "show_saved_for_backward degraded: no autograd-memory evidence on this capture"
@@ -182,7 +171,7 @@ pub(crate) fn resolve(trace: &Trace, options: &DrawOptions) -> Result<Resolved, 
             caption.push("view: transformer -- how is attention wired?".to_owned());
             let focus = options.module.clone().unwrap_or(block.address.clone());
             caption.push(block.caption(&focus));
-            settings.set("module", |o| o.module(&focus));
+            fill(&mut settings.module, &focus);
             node_rows = Some(hook(attention_rows));
         }
         "sequence" => {
@@ -194,10 +183,10 @@ pub(crate) fn resolve(trace: &Trace, options: &DrawOptions) -> Result<Resolved, 
             }
             caption.push("view: sequence -- how do the passes unfold?".to_owned());
             caption.push("pass_index encodes linearly: darker is a later pass".to_owned());
-            settings.set("rolled", |o| o.rolled(false));
-            settings.set("collapse", |o| o.collapse(Collapse::None));
-            settings.set("color_by", |o| o.color_by("pass_index"));
-            settings.set("show_legend", |o| o.show_legend(Some(true)));
+            fill(&mut settings.rolled, false);
+            fill(&mut settings.collapse, Collapse::None);
+            fill(&mut settings.color_by, "pass_index");
+            fill(&mut settings.show_legend, true);
         }
         "interventions" => {
             if trace.edits.as_ref().is_none_or(|e| e.edits.is_empty()) {
@@ -208,12 +197,12 @@ pub(crate) fn resolve(trace: &Trace, options: &DrawOptions) -> Result<Resolved, 
             }
             caption.push("view: interventions -- what did the edits change?".to_owned());
             caption.extend(tl_style::edits::interventions_caption(trace));
-            settings.set("show_legend", |o| o.show_legend(Some(true)));
+            fill(&mut settings.show_legend, true);
         }
         other => unreachable!("view names are checked first ({other})"),
     }
     Ok(Resolved {
-        options: settings.options,
+        options: settings,
         caption,
         node_rows,
     })

@@ -15,6 +15,7 @@ use serde_json::{json, Value};
 use tl_collapse::schedule::{readable_band, Schedule};
 use tl_collapse::transitions::{after, plan_of, Move};
 use tl_collapse::{NodeKind, TraceIndex, VisibleGraph};
+use tl_drawing::options::Settings;
 use tl_drawing::{
     draw_indexed, through_links, Collapse, DrawError, DrawOptions, Drawing, GraphKind,
     OutputFormat, Written,
@@ -32,27 +33,28 @@ pub fn page(trace: &Trace, options: &DrawOptions) -> Result<String, DrawError> {
     options.check_supported()?;
     let index = TraceIndex::validate(trace)?;
     let mut options = options.clone();
-    let asked = options.is_explicit("collapse") || options.is_explicit("depth");
-    if !asked && options.collapse == Collapse::None && options.graph == GraphKind::Forward {
-        options.collapse = Collapse::Auto;
+    let asked = options.collapse.is_some() || options.depth.is_some();
+    let settings = options.settings();
+    if !asked && settings.graph == GraphKind::Forward {
+        options.collapse = Some(Collapse::Auto);
     }
     // An edited fork always carries its cone; the page's toggle shows it as asked.
-    let cone_shown = options.show_cone;
+    let cone_shown = settings.show_cone;
     let edited = trace
         .edits
         .as_ref()
         .is_some_and(|set| !set.edits.is_empty());
-    if edited && options.graph != GraphKind::Backward {
-        options.show_cone = true;
+    if edited && settings.graph != GraphKind::Backward {
+        options.show_cone = Some(true);
     }
-    let explorable = options.graph == GraphKind::Forward && options.module.is_none();
+    let explorable = settings.graph == GraphKind::Forward && settings.module.is_none();
     let (first, first_visible) = draw_indexed(&index, &options, None)?;
     let mut drawn: Vec<(Drawing, Option<VisibleGraph>)> = Vec::new();
     let mut links: Vec<Vec<Link>> = Vec::new();
     let mut stops = Vec::new();
     match (explorable, first_visible) {
         (true, Some(first_visible)) => {
-            let schedule = Schedule::build_with(&index, options.show_buffers);
+            let schedule = Schedule::build_with(&index, settings.show_buffers);
             let auto = schedule.auto(readable_band(trace)).t;
             let (mut search, at) = Search::new(
                 std::iter::once(plan_of(&index, &first_visible))
@@ -150,12 +152,12 @@ pub fn page(trace: &Trace, options: &DrawOptions) -> Result<String, DrawError> {
         .collect::<Result<_, _>>()?;
     let data = json!({
         "title": trace.model.class_name,
-        "kind": kind_name(&options),
+        "kind": kind_name(&settings),
         "start": 0,
         "stops": stops,
         "states": states,
         "records": template::packed(&records::records_json(trace))?,
-        "cone": { "present": edited && options.graph != GraphKind::Backward, "shown": cone_shown },
+        "cone": { "present": edited && settings.graph != GraphKind::Backward, "shown": cone_shown },
     });
     Ok(template::html(&trace.model.class_name, &data))
 }
@@ -198,7 +200,7 @@ struct Link {
     target: usize,
 }
 
-fn kind_name(options: &DrawOptions) -> &'static str {
+fn kind_name(options: &Settings) -> &'static str {
     match (options.graph, options.rolled) {
         (GraphKind::Backward, _) => "backward",
         (GraphKind::Combined, _) => "combined",

@@ -116,7 +116,7 @@ impl NativeDrawing {
         let Some(trace) = self.drawn.trace() else {
             return Ok(Vec::new());
         };
-        let options = self.drawn.options();
+        let options = self.drawn.options().settings();
         let built;
         let schedule = match &self.drawing().collapse_schedule {
             Some(schedule) => schedule,

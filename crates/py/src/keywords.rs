@@ -55,9 +55,9 @@ impl Request {
                     );
                     let options = std::mem::take(&mut request.options);
                     request.options = if name == "color_by" {
-                        options.color_by_source(source)
+                        options.color_by(source)
                     } else {
-                        options.size_by_source(source)
+                        options.size_by(source)
                     };
                 }
                 "graph" => {

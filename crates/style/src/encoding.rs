@@ -67,6 +67,13 @@ pub enum ValueSource {
     },
 }
 
+/// A source by name (`"time"`, a record field): resolved when drawing.
+impl From<&str> for ValueSource {
+    fn from(name: &str) -> ValueSource {
+        ValueSource::Field(name.to_owned())
+    }
+}
+
 impl fmt::Debug for ValueSource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.name())

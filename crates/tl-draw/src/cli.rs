@@ -5,15 +5,12 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::options::{
-    parse_direction, parse_label_field, parse_node_style, parse_show_buffers, parse_theme,
-    parse_view,
-};
+use crate::options::{parse_show_buffers, FlagShape, OptionSpec, OPTIONS};
 use crate::{
-    BatchRender, BundleKeywords, Caller, Collapse, Document, DrawError, DrawOptions, Drawn,
-    GraphKind, LayoutEngine, Subject, Trace, TraceError, Written,
+    BundleKeywords, Caller, Document, DrawError, DrawOptions, Drawn, KeywordValue, Subject, Trace,
+    TraceError, Written,
 };
-use clap::{Args, Parser, Subcommand};
+use clap::{Arg, ArgAction, Args, Parser, Subcommand};
 
 /// Text from a trace as the terminal may show it: control characters (escape sequences
 /// that would move the cursor or recolour the screen) spelled out, `\u001b`.
@@ -67,20 +64,8 @@ struct DrawArgs {
     /// the first file's name with .pdf, in the current folder.
     #[arg(short, long)]
     output: Option<PathBuf>,
-    /// Output format, overriding the extension: pdf, png, svg, svgz, ps, eps, dot, json,
-    /// xdot, plain or html.
-    #[arg(long, value_name = "FORMAT")]
-    file_format: Option<String>,
-    /// Dots per inch of raster (PNG) output.
-    #[arg(long)]
-    dpi: Option<f64>,
-    /// A ready-made view: debug, speed, memory, compute, transformer, sequence, interventions.
-    #[arg(long)]
-    view: Option<String>,
-    /// Which graph: forward, backward or combined (default: forward); for bundles also
-    /// diff (the default for a bundle file).
-    #[arg(long)]
-    graph: Option<String>,
+    #[command(flatten)]
+    options: OptionFlags,
     /// Bundles: the difference metric of --graph diff: relative_l2, cosine or pearson.
     #[arg(long)]
     metric: Option<String>,
@@ -90,176 +75,104 @@ struct DrawArgs {
     /// Bundles: only these members, comma separated.
     #[arg(long, value_delimiter = ',')]
     members: Option<Vec<String>>,
-    /// Modules at this level of the module tree (1: the top-level modules) are drawn as one
-    /// 3-D box each, with everything inside them; 0 never boxes (default: all open).
-    #[arg(long)]
-    depth: Option<u32>,
-    /// How much to fold: none, auto, max, or a level from 0.0 to 1.0 (default: none).
-    #[arg(long)]
-    collapse: Option<String>,
-    /// Fold runs of identical modules: true or false (default: the collapse mode decides).
-    #[arg(long, value_name = "BOOL")]
-    fold_repeats: Option<bool>,
-    /// Draw only the inside of this module (its address, e.g. blocks.1).
-    #[arg(long)]
-    module: Option<String>,
-    /// One node per layer, loops drawn as loops.
-    #[arg(long)]
-    rolled: bool,
-    /// Flow direction: bottomup, topdown, leftright or rightleft.
-    #[arg(long)]
-    direction: Option<String>,
-    /// Node style: default or profiling (adds t=, out=, call=, fn= rows).
-    #[arg(long)]
-    node_style: Option<String>,
-    /// Rows to show instead of the default ones, comma separated (name, type, shape, dtype,
-    /// memory, module, params, pass, flops, time).
-    #[arg(long, value_delimiter = ',', value_name = "FIELDS")]
-    node_label_fields: Option<Vec<String>>,
-    /// Colour theme: torchlens, paper, dark, colorblind or high_contrast (default: torchlens).
-    #[arg(long)]
-    theme: Option<String>,
-    /// Buffers: never, meaningful or always (default: meaningful).
-    #[arg(long)]
-    show_buffers: Option<String>,
-    /// Draw the key: true or false (default: automatic).
-    #[arg(long, value_name = "BOOL")]
-    show_legend: Option<bool>,
-    /// Colour nodes by a value: time, bytes, flops, magnitude, grad_norm or a record field.
-    #[arg(long)]
-    color_by: Option<String>,
-    /// Scale nodes by a value: the color_by sources and dims.
-    #[arg(long)]
-    size_by: Option<String>,
-    /// How size values map to area: sqrt (the default) or linear.
-    #[arg(long)]
-    size_scale: Option<String>,
-    /// Shade everything downstream of an edit.
-    #[arg(long)]
-    show_cone: bool,
-    /// Add a row with the tensors each operation kept for the backward pass.
-    #[arg(long)]
-    show_saved_for_backward: bool,
-    /// Show arguments the node's shapes already imply.
-    #[arg(long)]
-    show_redundant_args: bool,
-    /// Write each tensor's shape on its arrow.
-    #[arg(long)]
-    show_edge_shapes: bool,
-    /// Backward drawings: module and parameter rows.
-    #[arg(long)]
-    show_module_paths: bool,
-    /// Backward drawings: gradient norm and largest absolute value.
-    #[arg(long)]
-    show_grad_values: bool,
-    /// Pictures captured as the input: auto (a thumbnail) or shape_only (the plain node).
-    #[arg(long)]
-    batch_render: Option<String>,
-    /// Refuse drawings with more nodes than this (they take minutes to lay out).
-    #[arg(long, default_value_t = crate::guard::DEFAULT_MAX_NODES)]
-    max_nodes: usize,
-    /// Refuse drawings whose layout would place more nodes, drawn and virtual (one per rank
-    /// an arrow crosses), than this: about 10 s of layout.
-    #[arg(long, default_value_t = crate::guard::DEFAULT_MAX_LAYOUT_COST)]
-    max_layout_cost: usize,
     /// Refuse trace files larger than this many bytes (1 GiB; a 100,000-operation trace is about 110 MB).
     #[arg(long, default_value_t = tl_trace_model::DEFAULT_MAX_TRACE_BYTES)]
     max_trace_bytes: u64,
-    /// Lay out however many nodes the drawing has.
-    #[arg(long)]
-    force: bool,
-    /// Layout engine: embedded (graphviz-pure, the default) or dot (the system's Graphviz).
-    #[arg(long)]
-    layout_engine: Option<String>,
+}
+
+/// The flags of [`OPTIONS`], one per drawing option, as given on the command line.
+struct OptionFlags {
+    given: Vec<(&'static OptionSpec, KeywordValue)>,
+}
+
+/// The flag of `option`: `--show-legend <BOOL>`, with its help.
+fn flag(option: &'static OptionSpec) -> Arg {
+    let arg = Arg::new(option.name)
+        .long(option.name.replace('_', "-"))
+        .help(option.help);
+    let arg = match option.value_name {
+        Some(name) => arg.value_name(name),
+        None => arg.value_name(option.name.to_ascii_uppercase()),
+    };
+    match option.flag {
+        FlagShape::Switch => arg.action(ArgAction::SetTrue),
+        FlagShape::Bool => arg.value_parser(clap::value_parser!(bool)),
+        FlagShape::Text => arg,
+        FlagShape::Int => arg.value_parser(clap::value_parser!(i64)),
+        FlagShape::Float => arg.value_parser(clap::value_parser!(f64)),
+        FlagShape::List => arg.value_delimiter(','),
+    }
+}
+
+impl clap::Args for OptionFlags {
+    fn augment_args(command: clap::Command) -> clap::Command {
+        OPTIONS
+            .iter()
+            .fold(command, |command, option| command.arg(flag(option)))
+    }
+
+    fn augment_args_for_update(command: clap::Command) -> clap::Command {
+        Self::augment_args(command)
+    }
+}
+
+impl clap::FromArgMatches for OptionFlags {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let mut given = Vec::new();
+        for option in OPTIONS {
+            let value = match option.flag {
+                FlagShape::Switch => matches
+                    .get_flag(option.name)
+                    .then_some(KeywordValue::Bool(true)),
+                FlagShape::Bool => matches
+                    .get_one::<bool>(option.name)
+                    .map(|flag| KeywordValue::Bool(*flag)),
+                FlagShape::Text => matches
+                    .get_one::<String>(option.name)
+                    .map(|text| KeywordValue::Text(text.clone())),
+                FlagShape::Int => matches
+                    .get_one::<i64>(option.name)
+                    .map(|n| KeywordValue::Int(*n)),
+                FlagShape::Float => matches
+                    .get_one::<f64>(option.name)
+                    .map(|x| KeywordValue::Float(*x)),
+                FlagShape::List => matches
+                    .get_many::<String>(option.name)
+                    .map(|texts| KeywordValue::Texts(texts.cloned().collect())),
+            };
+            if let Some(value) = value {
+                given.push((option, value));
+            }
+        }
+        Ok(OptionFlags { given })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
 }
 
 impl DrawArgs {
+    /// `--graph` as given (a bundle also takes `diff`).
+    fn graph(&self) -> Option<String> {
+        self.options
+            .given
+            .iter()
+            .find_map(|(option, value)| match value {
+                KeywordValue::Text(graph) if option.name == "graph" => Some(graph.clone()),
+                _ => None,
+            })
+    }
+
     fn options(&self) -> Result<DrawOptions, DrawError> {
         // Only what the user passed is set, so that a view's settings fill in the rest.
-        let mut options = DrawOptions::default()
-            .max_nodes(self.max_nodes)
-            .max_layout_cost(self.max_layout_cost)
-            .force(self.force);
-        if let Some(graph) = self.graph.as_deref().filter(|g| *g != "diff") {
-            options = options.graph(GraphKind::parse(graph)?);
-        }
-        if let Some(depth) = self.depth {
-            options = options.depth(depth);
-        }
-        if let Some(collapse) = &self.collapse {
-            options = options.collapse(Collapse::parse(collapse)?);
-        }
-        if self.fold_repeats.is_some() {
-            options = options.fold_repeats(self.fold_repeats);
-        }
-        if let Some(style) = &self.node_style {
-            options = options.node_style(parse_node_style(style)?);
-        }
-        if let Some(theme) = &self.theme {
-            options = options.theme(&parse_theme(theme)?);
-        }
-        if let Some(buffers) = &self.show_buffers {
-            options = options.show_buffers(parse_show_buffers(buffers)?);
-        }
-        if self.show_legend.is_some() {
-            options = options.show_legend(self.show_legend);
-        }
-        if let Some(engine) = &self.layout_engine {
-            options = options.layout_engine(engine.parse::<LayoutEngine>()?);
-        }
-        if let Some(render) = &self.batch_render {
-            options = options.batch_render(BatchRender::parse(render)?);
-        }
-        let flags = [
-            (
-                self.rolled,
-                DrawOptions::rolled as fn(DrawOptions, bool) -> DrawOptions,
-            ),
-            (self.show_cone, DrawOptions::show_cone),
-            (
-                self.show_saved_for_backward,
-                DrawOptions::show_saved_for_backward,
-            ),
-            (self.show_redundant_args, DrawOptions::show_redundant_args),
-            (self.show_edge_shapes, DrawOptions::show_edge_shapes),
-            (self.show_module_paths, DrawOptions::show_module_paths),
-            (self.show_grad_values, DrawOptions::show_grad_values),
-        ];
-        for (set, setter) in flags {
-            if set {
-                options = setter(options, true);
+        let mut options = DrawOptions::default();
+        for (option, value) in &self.options.given {
+            if option.name == "graph" && *value == KeywordValue::Text("diff".to_owned()) {
+                continue; // a bundle's; the trace options keep their forward default
             }
-        }
-        if let Some(direction) = &self.direction {
-            options = options.direction(parse_direction(direction)?);
-        }
-        if let Some(fields) = &self.node_label_fields {
-            let fields = fields
-                .iter()
-                .map(|f| parse_label_field(f.trim()))
-                .collect::<Result<Vec<_>, _>>()?;
-            options = options.node_label_fields(fields);
-        }
-        if let Some(view) = &self.view {
-            options = options.view(&parse_view(view)?);
-        }
-        if let Some(module) = &self.module {
-            options = options.module(module);
-        }
-        if let Some(format) = &self.file_format {
-            options = options.file_format(format);
-        }
-        if let Some(dpi) = self.dpi {
-            options = options.dpi(dpi);
-        }
-        if let Some(source) = &self.color_by {
-            options = options.color_by(source);
-        }
-        if let Some(source) = &self.size_by {
-            options = options.size_by(source);
-        }
-        if let Some(scale) = &self.size_scale {
-            options = options.size_scale(scale);
+            options = (option.set)(options, value).map_err(|error| as_flag(error, option))?;
         }
         Ok(options)
     }
@@ -273,7 +186,7 @@ impl DrawArgs {
         });
         self.refuse_output_over_an_input(&output, options.file_format.as_deref())?;
         let bundle_keywords = BundleKeywords {
-            graph: self.graph.clone(),
+            graph: self.graph(),
             metric: self.metric.clone(),
             on: self.on.clone(),
             members: self.members.clone(),
@@ -298,7 +211,13 @@ impl DrawArgs {
         // make the user wait (a tenth of a second per 100,000 operations).
         std::mem::forget(drawn);
         let mut written = written?;
-        if self.dpi.is_some() && written.path.extension().is_none_or(|e| e != "png") {
+        if self
+            .options
+            .given
+            .iter()
+            .any(|(option, _)| option.name == "dpi")
+            && written.path.extension().is_none_or(|e| e != "png")
+        {
             written.warnings.insert(
                 0,
                 "--dpi sets the resolution of PNG output; this drawing is vector output and was drawn at its natural size"
@@ -392,6 +311,21 @@ fn schedule(trace: &Path, show_buffers: &str) -> Result<String, DrawError> {
         text.push('\n');
     }
     Ok(text)
+}
+
+/// A keyword's type error in the flag's spelling: `--depth takes ...`, not `depth= takes`.
+fn as_flag(error: DrawError, option: &OptionSpec) -> DrawError {
+    match error.code() {
+        "keyword_value_invalid" => DrawError::invalid(
+            "keyword_value_invalid",
+            format!(
+                "--{} takes {}",
+                option.name.replace('_', "-"),
+                option.wanted
+            ),
+        ),
+        _ => error,
+    }
 }
 
 /// Runs the program on `args` (the program name first, as `std::env::args_os` gives
