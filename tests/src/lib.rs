@@ -51,16 +51,47 @@ pub fn check_golden(name: &str, actual: &str) {
     }
     let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| {
         panic!(
-            "no golden file {}; run with TL_UPDATE_GOLDEN=1, then review it",
+            "no golden file {}; run `cargo xtask bless`, then review it",
             path.display()
         )
     });
     assert!(
         expected == actual,
-        "{} differs from the output; review the change and rerun with TL_UPDATE_GOLDEN=1 if it is right",
-        path.display()
+        "{} differs from the output; review the change and rerun `cargo xtask bless` if it is right\n{}",
+        path.display(),
+        first_difference(&expected, actual)
     );
 }
+
+/// Where `actual` first departs from `expected`, as a few numbered lines of each, so a
+/// failing golden test shows what changed without a diff tool.
+pub fn first_difference(expected: &str, actual: &str) -> String {
+    let (expected, actual): (Vec<&str>, Vec<&str>) =
+        (expected.lines().collect(), actual.lines().collect());
+    let Some(at) =
+        (0..expected.len().max(actual.len())).find(|&line| expected.get(line) != actual.get(line))
+    else {
+        return "the texts differ only in their line endings".to_owned();
+    };
+    let shown = |lines: &[&str], sign: char| -> String {
+        lines
+            .iter()
+            .enumerate()
+            .skip(at)
+            .take(GOLDEN_LINES_SHOWN)
+            .map(|(n, line)| format!("{sign}{:>5} | {line}\n", n + 1))
+            .collect()
+    };
+    format!(
+        "first difference at line {}:\n{}{}",
+        at + 1,
+        shown(&expected, '-'),
+        shown(&actual, '+')
+    )
+}
+
+/// Lines of each side a golden mismatch prints.
+const GOLDEN_LINES_SHOWN: usize = 4;
 
 /// Draws `document` every way a user can (every collapse stop kind, depth, module focus,
 /// rolled, each view, backward and combined graphs, a colour channel; a bundle as its diff
@@ -129,4 +160,24 @@ pub fn page_data(page: &str) -> serde_json::Value {
             .find("</script>")
             .expect("the data script ends");
     serde_json::from_str(&page[start..end]).expect("the page's data is JSON")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_difference;
+
+    #[test]
+    fn a_golden_mismatch_names_the_first_differing_line() {
+        let report = first_difference("a\nb\nc\n", "a\nB\nc\n");
+        assert!(
+            report.starts_with("first difference at line 2:"),
+            "{report}"
+        );
+        assert!(
+            report.contains("-    2 | b") && report.contains("+    2 | B"),
+            "{report}"
+        );
+        let longer = first_difference("a\n", "a\nb\n");
+        assert!(longer.contains("+    2 | b"), "{longer}");
+    }
 }

@@ -172,3 +172,83 @@ fn the_installer_builds_with_nothing_installed() {
          move what needs them to xtask-draw (xtask/draw), which xtask runs after setup"
     );
 }
+
+/// The codes the crates raise: the first argument of `DrawError::invalid`/`output`, a
+/// view's `refuse`, the binding's `raise`, and every arm of a `fn code` (the stage
+/// errors' codes).
+fn raised_codes() -> std::collections::BTreeSet<String> {
+    fn is_code(text: &str) -> bool {
+        text.contains('_')
+            && text
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+    }
+    /// The string literal that starts `rest` (after blanks), if any.
+    fn literal(rest: &str) -> Option<&str> {
+        let rest = rest.trim_start().strip_prefix('"')?;
+        rest.split('"').next()
+    }
+    fn walk(dir: &std::path::Path, files: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, files);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(&repo_root().join("crates"), &mut files);
+    let mut codes = std::collections::BTreeSet::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for call in ["invalid(", "output(", "refuse(", "raise(py,", "raise(\n"] {
+            for (at, _) in text.match_indices(call) {
+                if let Some(code) = literal(&text[at + call.len()..]).filter(|c| is_code(c)) {
+                    codes.insert(code.to_owned());
+                }
+            }
+        }
+        for (at, _) in text.match_indices("fn code(&self)") {
+            let body = &text[at..];
+            let body = &body[..body.find("\n    }\n").unwrap_or(body.len())];
+            for arm in body.split("=>").skip(1) {
+                if let Some(code) = literal(arm).filter(|c| is_code(c)) {
+                    codes.insert(code.to_owned());
+                }
+            }
+        }
+    }
+    codes
+}
+
+#[test]
+fn every_error_code_is_in_the_registry_of_docs_cli_md() {
+    let reference = std::fs::read_to_string(repo_root().join("docs/cli.md")).unwrap();
+    let registry: std::collections::BTreeSet<String> = reference
+        .split("## Error codes")
+        .nth(1)
+        .expect("docs/cli.md has an Error codes section")
+        .lines()
+        .filter_map(|line| line.strip_prefix("| `"))
+        .filter_map(|rest| rest.split('`').next())
+        .map(str::to_owned)
+        .collect();
+    let raised = raised_codes();
+    assert!(
+        raised.len() > 50,
+        "found only {} codes: {raised:?}",
+        raised.len()
+    );
+    let missing: Vec<&String> = raised.difference(&registry).collect();
+    assert!(
+        missing.is_empty(),
+        "codes raised but not in docs/cli.md's Error codes table: {missing:?}"
+    );
+    let stale: Vec<&String> = registry.difference(&raised).collect();
+    assert!(
+        stale.is_empty(),
+        "codes in docs/cli.md's Error codes table that nothing raises: {stale:?}"
+    );
+}

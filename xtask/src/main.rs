@@ -5,9 +5,13 @@
 //!   drawings, Chromium for the browser tests), and the Python environment of the adapter
 //!   (torch, torchlens) cached outside the repository. `setup --system`: the system packages
 //!   of building and drawing only.
-//! * `test`: `setup`, then every Rust test, the adapter's lint and format checks (ruff), its
-//!   pytest suite and the browser tests of the interactive HTML (`web/`: the locked npm
-//!   packages are installed with `npm ci` into the cache beside the Python environment).
+//! * `test`: `setup`, then the Rust gates (`cargo fmt --check`, clippy and rustdoc with
+//!   warnings as errors) and every Rust test, the adapter's lint and format checks (ruff),
+//!   its pytest suite, the browser tests of the interactive HTML (`web/`: the locked npm
+//!   packages are installed with `npm ci` into the cache beside the Python environment) and
+//!   the fixed fuzz series. `test --rust`: the Rust gates and tests alone (a few minutes).
+//! * `bless`: rewrite every golden tree (`tests/golden`, `web/golden`) from the program's
+//!   output, for review.
 //! * `fixtures [NAME ...]`: re-trace the fixture models with TorchLens, export them, and
 //!   rewrite them in canonical form (load + save with `tl-trace-model`).
 //! * `canonicalize FILE ...`: validate trace/bundle files and rewrite them canonically.
@@ -58,7 +62,9 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("setup") if args.get(1).map(String::as_str) == Some("--system") => install_system_packages(),
         Some("setup") => setup().map(|_| ()),
+        Some("test") if args.get(1).map(String::as_str) == Some("--rust") => test_rust(),
         Some("test") => test(),
+        Some("bless") => bless(),
         Some("fixtures") => fixtures(&args[1..]),
         Some("canonicalize") => canonicalize_all(args[1..].iter().map(PathBuf::from)),
         Some("theme-check") => theme_check(),
@@ -235,10 +241,36 @@ fn setup() -> Result<PathBuf> {
     python_env()
 }
 
-fn test() -> Result<()> {
-    let python = setup()?;
+/// `test --rust`: the Rust gates and tests alone (no Python environment, browser or
+/// fuzz series); the system packages are installed first when missing.
+fn test_rust() -> Result<()> {
+    install_system_packages()?;
+    rust_tests()
+}
+
+/// The Rust gates (format, clippy with warnings as errors, rustdoc with warnings as
+/// errors), then every Rust test: the everyday loop.
+fn rust_tests() -> Result<()> {
     let root = repo_root();
     let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    run(Command::new(&cargo)
+        .args(["fmt", "--all", "--check"])
+        .current_dir(&root))?;
+    run(Command::new(&cargo)
+        .args([
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--quiet",
+            "--",
+            "-D",
+            "warnings",
+        ])
+        .current_dir(&root))?;
+    run(Command::new(&cargo)
+        .args(["doc", "--workspace", "--no-deps", "--quiet"])
+        .env("RUSTDOCFLAGS", "-D warnings")
+        .current_dir(&root))?;
     // Benchmarks are built (so they keep compiling) but run by `cargo bench`, not here.
     run(Command::new(&cargo)
         .args(["build", "--workspace", "--benches"])
@@ -248,7 +280,33 @@ fn test() -> Result<()> {
         .current_dir(&root))?;
     run(Command::new(&cargo)
         .args(["test", "--workspace", "--doc"])
+        .current_dir(&root))
+}
+
+/// `bless`: rewrites every golden tree from what the program draws now (the Rust goldens
+/// of `tests/golden`, and the browser signatures of `web/golden`); review `git diff` and
+/// the pictures before committing.
+fn bless() -> Result<()> {
+    setup()?;
+    let root = repo_root();
+    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    run(Command::new(&cargo)
+        .args(["test", "-p", "tl-tests", "--tests"])
+        .env("TL_UPDATE_GOLDEN", "1")
         .current_dir(&root))?;
+    run(Command::new(&cargo)
+        .args(["build", "-p", "tl-draw"])
+        .current_dir(&root))?;
+    web::browser_tests_updating(&root.join("target/debug/tl-draw"))?;
+    println!("xtask: golden files rewritten; review `git diff` (and the PNGs under tests/golden/png and target/browser) before committing");
+    Ok(())
+}
+
+fn test() -> Result<()> {
+    let python = setup()?;
+    let root = repo_root();
+    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    rust_tests()?;
     // The adapter's code style: ruff's lint rules and formatting (python/ruff.toml).
     run(Command::new(&python)
         .args(["-m", "ruff", "check", "--no-cache", "python"])

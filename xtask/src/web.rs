@@ -51,7 +51,7 @@ pub(crate) fn npm_packages() -> Result<PathBuf> {
 
 /// The pan/zoom library inlined into every page is the npm package's file, byte for byte.
 pub(crate) fn check_vendored(modules: &Path) -> Result<()> {
-    let vendored = repo_root().join("crates/tl-draw/src/html/assets/panzoom.min.js");
+    let vendored = repo_root().join("crates/page/src/assets/panzoom.min.js");
     let package = modules.join("node_modules/@panzoom/panzoom/dist/panzoom.min.js");
     let read = |path: &Path| {
         std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
@@ -68,7 +68,17 @@ pub(crate) fn check_vendored(modules: &Path) -> Result<()> {
 
 /// Runs the browser tests with the `tl-draw` program at `program`; screenshots go to
 /// `target/browser`.
+/// The browser tests, comparing each screenshot with its reviewed signature.
 pub(crate) fn browser_tests(program: &Path) -> Result<()> {
+    run_browser_tests(program, false)
+}
+
+/// The browser tests, rewriting the signatures of `web/golden` (`cargo xtask bless`).
+pub(crate) fn browser_tests_updating(program: &Path) -> Result<()> {
+    run_browser_tests(program, true)
+}
+
+fn run_browser_tests(program: &Path, update: bool) -> Result<()> {
     if !Path::new(CHROMIUM).exists() {
         return Err(format!(
             "the browser tests need Debian's Chromium ({CHROMIUM}); run `cargo xtask setup` as root, or apt-get install {}",
@@ -78,11 +88,15 @@ pub(crate) fn browser_tests(program: &Path) -> Result<()> {
     let modules = npm_packages()?;
     check_vendored(&modules)?;
     let root = repo_root();
-    run(Command::new("node")
-        .arg(root.join("web/browser-test.mjs"))
+    let mut node = Command::new("node");
+    node.arg(root.join("web/browser-test.mjs"))
         .arg(program)
         .arg(root.join("fixtures"))
-        .arg(root.join("target/browser"))
+        .arg(root.join("target/browser"));
+    if update {
+        node.arg("--update");
+    }
+    run(node
         .env("TL_WEB_MODULES", &modules)
         .env("TL_CHROMIUM", CHROMIUM)
         .current_dir(&root))

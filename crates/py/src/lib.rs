@@ -4,7 +4,7 @@
 //! JSON, draws, lays out and paints, with the GIL released for everything but the user's
 //! callables.
 //!
-//! One entry point, [`draw`], and one class, [`NativeDrawing`]. Errors are raised as
+//! One entry point, `draw`, and one class, [`NativeDrawing`]. Errors are raised as
 //! `tl_draw.DrawError` (a `ValueError` carrying the Rust `code`), unknown keywords as
 //! `tl_draw.DrawKeywordError` (also a `TypeError`).
 

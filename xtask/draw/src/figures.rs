@@ -161,7 +161,7 @@ fn rust_value(flag: &str, value: &str) -> Result<String> {
             ("backward", "GraphKind::Backward"),
             ("combined", "GraphKind::Combined"),
         ])?,
-        "show-legend" => format!("Some({value})"),
+        "show-legend" => value.to_owned(),
         "node-label-fields" => {
             let fields: Vec<String> = value
                 .split(',')

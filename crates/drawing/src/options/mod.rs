@@ -70,7 +70,7 @@ draw_options! {
         flag Float, "Dots per inch of raster (PNG) output";
     /// A ready-made view: it fills in the options not set.
     view(&str): String,
-        takes "a view name such as \"speed\"",
+        takes "a view name such as \"speed\"", checked by parse_view,
         flag Text, "A ready-made view: debug, speed, memory, compute, transformer, sequence, interventions";
     /// Which graph.
     graph(GraphKind): GraphKind = GraphKind::Forward,
@@ -111,7 +111,7 @@ draw_options! {
         flag List("FIELDS"), "Rows to show instead of the default ones, comma separated (name, type, shape, dtype, memory, module, params, pass, flops, time)";
     /// Colour theme.
     theme(&str): String = "torchlens".to_owned(),
-        takes "a theme name such as \"dark\"",
+        takes "a theme name such as \"dark\"", checked by parse_theme,
         flag Text, "Colour theme: torchlens, paper, dark, colorblind or high_contrast (default: torchlens)";
     /// Buffer visibility.
     show_buffers(BufferVisibility): BufferVisibility = BufferVisibility::Meaningful,
