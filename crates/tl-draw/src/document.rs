@@ -13,7 +13,7 @@ use tl_drawing::{
 };
 use tl_render_cairo::Rendered;
 use tl_trace_model::union::union_bundle;
-use tl_trace_model::{Document, Trace};
+use tl_trace_model::{Bundle, Document, Trace};
 
 /// What a caller asks to draw.
 #[derive(Debug)]
@@ -62,11 +62,17 @@ impl Caller {
 /// trace is drawn from the trace itself.
 #[derive(Debug)]
 pub struct Drawn {
-    document: Document,
+    content: Content,
     options: DrawOptions,
-    /// For bundles: the checked bundle keywords.
-    bundle: Option<BundleOptions>,
     drawing: OnceLock<Drawing>,
+}
+
+/// What is drawn, with what only a bundle takes.
+#[derive(Debug)]
+enum Content {
+    Trace(Box<Trace>),
+    /// A bundle and its checked bundle keywords.
+    Bundle(Bundle, BundleOptions),
 }
 
 impl Drawn {
@@ -82,21 +88,23 @@ impl Drawn {
             Subject::Document(document) => document,
             Subject::Traces(traces) => Document::Bundle(union_bundle(traces)),
         };
-        let bundle = match &document {
-            Document::Trace(_) => {
+        let content = match document {
+            Document::Trace(trace) => {
                 bundle_keywords.refuse_on_a_trace(
                     caller.spell,
                     &caller.trace_name,
                     caller.bundle_remedy,
                 )?;
-                None
+                Content::Trace(trace)
             }
-            Document::Bundle(bundle) => Some(bundle_keywords.options_for(bundle)?),
+            Document::Bundle(bundle) => {
+                let bundle_options = bundle_keywords.options_for(&bundle)?;
+                Content::Bundle(bundle, bundle_options)
+            }
         };
         Ok(Drawn {
-            document,
+            content,
             options,
-            bundle,
             drawing: OnceLock::new(),
         })
     }
@@ -108,9 +116,9 @@ impl Drawn {
 
     /// The trace drawn (`None` for a bundle).
     pub fn trace(&self) -> Option<&Trace> {
-        match &self.document {
-            Document::Trace(trace) => Some(trace),
-            Document::Bundle(_) => None,
+        match &self.content {
+            Content::Trace(trace) => Some(trace),
+            Content::Bundle(..) => None,
         }
     }
 
@@ -119,14 +127,11 @@ impl Drawn {
         if let Some(drawing) = self.drawing.get() {
             return Ok(drawing);
         }
-        let drawing = match (&self.document, &self.bundle) {
-            (Document::Bundle(bundle), Some(bundle_options)) => {
+        let drawing = match &self.content {
+            Content::Trace(trace) => draw(trace, &self.options)?,
+            Content::Bundle(bundle, bundle_options) => {
                 draw_bundle(bundle, &self.options, bundle_options)?
             }
-            (Document::Bundle(bundle), None) => {
-                draw_bundle(bundle, &self.options, &BundleOptions::default())?
-            }
-            (Document::Trace(trace), _) => draw(trace, &self.options)?,
         };
         Ok(self.drawing.get_or_init(|| drawing))
     }
