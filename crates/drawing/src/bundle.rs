@@ -12,6 +12,7 @@ use tl_trace_model::{Bundle, BundleMember, DeltaOn};
 
 use crate::draw::{draw, Drawing};
 use crate::error::DrawError;
+use crate::keywords::KeywordValue;
 use crate::options::{DrawOptions, GraphKind};
 use tl_trace_model::union::union;
 
@@ -85,6 +86,23 @@ pub struct BundleKeywords {
 }
 
 impl BundleKeywords {
+    /// Takes `graph=` as given: kept here as given (a bundle also takes `diff`), and set on
+    /// `options` unless it is `diff`, which leaves a trace's options at their forward
+    /// default. A value that is no name is refused as `graph=` refuses it.
+    pub fn set_graph(
+        &mut self,
+        options: DrawOptions,
+        graph: &KeywordValue,
+    ) -> Result<DrawOptions, DrawError> {
+        if let KeywordValue::Text(graph) = graph {
+            self.graph = Some(graph.clone());
+            if graph == "diff" {
+                return Ok(options);
+            }
+        }
+        options.set_keyword("graph", graph)
+    }
+
     /// Refuses the bundle-only keywords when a single trace is drawn: `spell` writes a keyword
     /// as the caller's user typed it (`--metric`, `metric=`), `trace` names the trace and
     /// `remedy` says how to draw a bundle instead.
@@ -350,4 +368,29 @@ fn draw_union(
     }
     drawing.add_caption(&caption);
     Ok(drawing)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn graph_diff_is_the_bundles_and_other_graphs_set_the_options_too() {
+        let text = |graph: &str| KeywordValue::Text(graph.to_owned());
+        let mut bundle = BundleKeywords::default();
+        let options = bundle
+            .set_graph(DrawOptions::default(), &text("diff"))
+            .unwrap();
+        assert_eq!(options, DrawOptions::default());
+        assert_eq!(bundle.graph.as_deref(), Some("diff"));
+        let options = bundle
+            .set_graph(DrawOptions::default(), &text("backward"))
+            .unwrap();
+        assert_eq!(options.graph, Some(GraphKind::Backward));
+        assert_eq!(bundle.graph.as_deref(), Some("backward"));
+        let refused = bundle.set_graph(DrawOptions::default(), &KeywordValue::Int(2));
+        assert_eq!(refused.unwrap_err().code(), "keyword_value_invalid");
+        let unset = bundle.set_graph(DrawOptions::default(), &KeywordValue::Unset);
+        assert_eq!(unset.unwrap(), DrawOptions::default());
+    }
 }

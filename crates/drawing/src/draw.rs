@@ -50,12 +50,7 @@ pub struct Written {
 impl Drawing {
     /// The same drawing for another raster resolution (`dpi=` of a later save).
     pub fn with_dpi(mut self, dpi: f64) -> Result<Drawing, DrawError> {
-        if !(dpi.is_finite() && dpi > 0.0) {
-            return Err(DrawError::invalid(
-                "dpi_invalid",
-                format!("dpi must be a positive number; received {dpi}"),
-            ));
-        }
+        crate::options::check_dpi(dpi)?;
         self.dpi = Some(dpi);
         Ok(self)
     }

@@ -6,14 +6,13 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use tl_collapse::NodeKind;
+use tl_collapse::{BufferVisibility, NodeKind};
 use tl_style::encoding::ValueSource;
 use tl_style::{NodeStyle, Row, StyledNode};
 use tl_trace_model::{Finiteness, ModuleRecord, OpKind, OpRecord, Trace};
 
 use crate::error::DrawError;
 use crate::options::{Collapse, DrawOptions, NodeContext, NodeSpecFn};
-use tl_collapse::BufferVisibility;
 
 /// Above this many operations the uncollapsed `debug` view refuses (layout cost).
 const DEBUG_OP_CEILING: u64 = 2000;
@@ -68,7 +67,7 @@ fn coverage(trace: &Trace, value: impl Fn(&OpRecord) -> bool) -> (usize, usize) 
 /// Resolves `options.view` (already checked to be a view name) for `trace`.
 pub(crate) fn resolve(trace: &Trace, options: &DrawOptions) -> Result<Resolved, DrawError> {
     let view = options.view.as_deref().unwrap_or_default();
-    let mut settings = options.clone();
+    let mut filled = options.clone();
     let mut caption = Vec::new();
     let mut node_rows = None;
     let remedy = "re-capture with a plain TorchLens trace of the model (timings, sizes and \
@@ -85,10 +84,10 @@ pub(crate) fn resolve(trace: &Trace, options: &DrawOptions) -> Result<Resolved, 
                 ));
             }
             caption.push("view: debug -- what is broken?".to_owned());
-            fill(&mut settings.collapse, Collapse::None);
-            fill(&mut settings.show_buffers, BufferVisibility::Always);
-            fill(&mut settings.show_redundant_args, true);
-            fill(&mut settings.show_legend, true);
+            fill(&mut filled.collapse, Collapse::None);
+            fill(&mut filled.show_buffers, BufferVisibility::Always);
+            fill(&mut filled.show_redundant_args, true);
+            fill(&mut filled.show_legend, true);
             let (checked, total) = coverage(trace, |op| op.finiteness.is_some());
             let broken = trace
                 .ops
@@ -140,13 +139,13 @@ pub(crate) fn resolve(trace: &Trace, options: &DrawOptions) -> Result<Resolved, 
                 source.name()
             ));
             caption.push(unit_line.to_owned());
-            fill(&mut settings.node_style, NodeStyle::Profiling);
-            fill(&mut settings.show_legend, true);
-            fill(&mut settings.color_by, source.clone());
+            fill(&mut filled.node_style, NodeStyle::Profiling);
+            fill(&mut filled.show_legend, true);
+            fill(&mut filled.color_by, source.clone());
             if view == "memory" {
                 let saved = trace.ops.iter().any(|op| op.saved_for_backward.is_some());
                 if saved {
-                    fill(&mut settings.show_saved_for_backward, true);
+                    fill(&mut filled.show_saved_for_backward, true);
                 } else {
                     caption.push(
                         "show_saved_for_backward degraded: no autograd-memory evidence on this capture"
@@ -171,7 +170,7 @@ pub(crate) fn resolve(trace: &Trace, options: &DrawOptions) -> Result<Resolved, 
             caption.push("view: transformer -- how is attention wired?".to_owned());
             let focus = options.module.clone().unwrap_or(block.address.clone());
             caption.push(block.caption(&focus));
-            fill(&mut settings.module, &focus);
+            fill(&mut filled.module, &focus);
             node_rows = Some(hook(attention_rows));
         }
         "sequence" => {
@@ -183,10 +182,10 @@ pub(crate) fn resolve(trace: &Trace, options: &DrawOptions) -> Result<Resolved, 
             }
             caption.push("view: sequence -- how do the passes unfold?".to_owned());
             caption.push("pass_index encodes linearly: darker is a later pass".to_owned());
-            fill(&mut settings.rolled, false);
-            fill(&mut settings.collapse, Collapse::None);
-            fill(&mut settings.color_by, "pass_index");
-            fill(&mut settings.show_legend, true);
+            fill(&mut filled.rolled, false);
+            fill(&mut filled.collapse, Collapse::None);
+            fill(&mut filled.color_by, "pass_index");
+            fill(&mut filled.show_legend, true);
         }
         "interventions" => {
             if trace.edits.as_ref().is_none_or(|e| e.edits.is_empty()) {
@@ -197,12 +196,12 @@ pub(crate) fn resolve(trace: &Trace, options: &DrawOptions) -> Result<Resolved, 
             }
             caption.push("view: interventions -- what did the edits change?".to_owned());
             caption.extend(tl_style::edits::interventions_caption(trace));
-            fill(&mut settings.show_legend, true);
+            fill(&mut filled.show_legend, true);
         }
         other => unreachable!("view names are checked first ({other})"),
     }
     Ok(Resolved {
-        options: settings,
+        options: filled,
         caption,
         node_rows,
     })

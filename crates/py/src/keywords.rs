@@ -61,16 +61,11 @@ impl Request {
                     };
                 }
                 "graph" => {
-                    let graph: Option<String> = value.extract().map_err(|_| {
-                        errors::raise(py, "keyword_value_invalid", "graph= takes \"forward\", \"backward\", \"combined\" or (bundles) \"diff\"")
-                    })?;
-                    // `diff` is a bundle's; the trace options keep their forward default.
-                    if let Some(graph) = graph.as_deref().filter(|g| *g != "diff") {
-                        request.options = std::mem::take(&mut request.options)
-                            .set_keyword("graph", &KeywordValue::Text(graph.to_owned()))
-                            .map_err(fail)?;
-                    }
-                    request.bundle.graph = graph;
+                    let value = keyword_value(&name, &value).map_err(fail)?;
+                    request.options = request
+                        .bundle
+                        .set_graph(std::mem::take(&mut request.options), &value)
+                        .map_err(fail)?;
                 }
                 "metric" => request.bundle.metric = value.extract()?,
                 "on" => request.bundle.on = value.extract()?,

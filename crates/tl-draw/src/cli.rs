@@ -98,8 +98,13 @@ fn flag(option: &'static OptionSpec) -> Arg {
         FlagShape::Switch => arg.action(ArgAction::SetTrue),
         FlagShape::Bool => arg.value_parser(clap::value_parser!(bool)),
         FlagShape::Text => arg,
-        FlagShape::Int => arg.value_parser(clap::value_parser!(i64)),
-        FlagShape::Float => arg.value_parser(clap::value_parser!(f64)),
+        // A negative number is a value to refuse with its code, not another flag.
+        FlagShape::Int => arg
+            .value_parser(clap::value_parser!(i64))
+            .allow_negative_numbers(true),
+        FlagShape::Float => arg
+            .value_parser(clap::value_parser!(f64))
+            .allow_negative_numbers(true),
         FlagShape::List => arg.value_delimiter(','),
     }
 }
@@ -154,51 +159,42 @@ impl clap::FromArgMatches for OptionFlags {
 }
 
 impl DrawArgs {
-    /// `--graph` as given (a bundle also takes `diff`).
-    fn graph(&self) -> Option<String> {
-        self.options
-            .given
-            .iter()
-            .find_map(|(option, value)| match value {
-                KeywordValue::Text(graph) if option.name == "graph" => Some(graph.clone()),
-                _ => None,
-            })
-    }
-
-    fn options(&self) -> Result<DrawOptions, DrawError> {
-        // Only what the user passed is set, so that a view's settings fill in the rest.
+    /// The drawing options and the bundle keywords the flags give. Only what the user
+    /// passed is set, so that a view's settings fill in the rest.
+    fn options(&self) -> Result<(DrawOptions, BundleKeywords), DrawError> {
+        let mut bundle = BundleKeywords {
+            graph: None,
+            metric: self.metric.clone(),
+            on: self.on.clone(),
+            members: self.members.clone(),
+        };
         let mut options = DrawOptions::default();
         for (option, value) in &self.options.given {
-            if option.name == "graph" && *value == KeywordValue::Text("diff".to_owned()) {
-                continue; // a bundle's; the trace options keep their forward default
+            options = match option.name {
+                "graph" => bundle.set_graph(options, value),
+                _ => (option.set)(options, value),
             }
-            options = (option.set)(options, value).map_err(|error| as_flag(error, option))?;
+            .map_err(|error| as_flag(error, option, value))?;
         }
-        Ok(options)
+        Ok((options, bundle))
     }
 
     fn run(&self) -> Result<Written, DrawError> {
-        let options = self.options()?;
+        let (options, bundle_keywords) = self.options()?;
         let first = &self.traces[0];
         let output = self.output.clone().unwrap_or_else(|| {
             let stem = first.file_stem().unwrap_or_default();
             Path::new(stem).with_extension("pdf")
         });
-        self.refuse_output_over_an_input(&output, options.file_format.as_deref())?;
-        let bundle_keywords = BundleKeywords {
-            graph: self.graph(),
-            metric: self.metric.clone(),
-            on: self.on.clone(),
-            members: self.members.clone(),
-        };
         let file_format = options.file_format.clone();
+        let (target, format) = crate::output_target(&output, file_format.as_deref())?;
+        self.refuse_output_over_an_input(&target)?;
         let drawn = Drawn::new(
             self.subject()?,
             options,
             &bundle_keywords,
             &Caller::command_line(first),
         )?;
-        let (_, format) = crate::output_target(&output, file_format.as_deref())?;
         if format != crate::OutputFormat::Html || drawn.trace().is_none() {
             // Layouts of this size take a second or more: say what is happening.
             let nodes = drawn.drawing()?.styled.nodes.len();
@@ -229,13 +225,8 @@ impl DrawArgs {
 
     /// `draw t.svg -o t.svg` would replace the trace with its own drawing: refused before
     /// anything is read or written.
-    fn refuse_output_over_an_input(
-        &self,
-        output: &Path,
-        file_format: Option<&str>,
-    ) -> Result<(), DrawError> {
-        let (target, _) = crate::output_target(output, file_format)?;
-        let Ok(target) = std::fs::canonicalize(&target) else {
+    fn refuse_output_over_an_input(&self, target: &Path) -> Result<(), DrawError> {
+        let Ok(target) = std::fs::canonicalize(target) else {
             return Ok(()); // Nothing there yet: it cannot be an input.
         };
         for input in &self.traces {
@@ -314,14 +305,15 @@ fn schedule(trace: &Path, show_buffers: &str) -> Result<String, DrawError> {
 }
 
 /// A keyword's type error in the flag's spelling: `--depth takes ...`, not `depth= takes`.
-fn as_flag(error: DrawError, option: &OptionSpec) -> DrawError {
+fn as_flag(error: DrawError, option: &OptionSpec, value: &KeywordValue) -> DrawError {
     match error.code() {
         "keyword_value_invalid" => DrawError::invalid(
             "keyword_value_invalid",
             format!(
-                "--{} takes {}",
+                "--{} takes {}; received {}",
                 option.name.replace('_', "-"),
-                option.wanted
+                option.wanted,
+                value.described()
             ),
         ),
         _ => error,

@@ -759,3 +759,27 @@ fn html_of_every_drawing_kind_writes_a_page() {
         assert_eq!(data["cone"]["present"], name == "edited", "{name} {args:?}");
     }
 }
+
+#[test]
+fn a_flag_value_of_the_wrong_kind_is_refused_in_the_flags_spelling() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = fixture("convnet");
+    let output = tl_draw(
+        &[
+            "draw",
+            trace.to_str().unwrap(),
+            "--depth",
+            "-1",
+            "-o",
+            "x.svg",
+        ],
+        dir.path(),
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(
+        message.contains("error[keyword_value_invalid]: --depth takes a whole number of at least 0; received the number -1"),
+        "{message}"
+    );
+    assert!(!dir.path().join("x.svg").exists());
+}

@@ -74,7 +74,7 @@ draw_options! {
         flag Text, "A ready-made view: debug, speed, memory, compute, transformer, sequence, interventions";
     /// Which graph.
     graph(GraphKind): GraphKind = GraphKind::Forward,
-        takes "\"forward\", \"backward\" or \"combined\"",
+        takes "\"forward\", \"backward\" or \"combined\" (a bundle also: \"diff\")",
         flag Text, "Which graph: forward, backward or combined (default: forward); for bundles also diff (the default for a bundle file)";
     /// Module levels drawn open (1000: all; 0: never box).
     depth(u32): u32 = 1000,
