@@ -121,9 +121,9 @@ pub fn draw_every_way(document: &tl_trace_model::Document) -> usize {
                 DrawOptions::default().color_by("time"),
             ];
             every.extend(
-                tl_draw::options::VIEWS
+                tl_draw::View::ALL
                     .iter()
-                    .map(|view| DrawOptions::default().view(view)),
+                    .map(|view| DrawOptions::default().view(*view)),
             );
             if let Some(module) = module {
                 every.push(DrawOptions::default().module(&module));

@@ -2,7 +2,7 @@
 //! `show_cone=True` in every format, and `view="interventions"` with its caption, changed
 //! values, box marks and census file. `TL_UPDATE_GOLDEN=1` rewrites the golden files.
 
-use tl_draw::{draw, DrawOptions, OutputFormat, Trace};
+use tl_draw::{draw, DrawOptions, OutputFormat, Trace, View};
 use tl_tests::{check_golden, fixtures_dir};
 use tl_trace_model::{EditRecord, EditSet};
 
@@ -120,7 +120,7 @@ fn the_cone_shades_everything_downstream_in_every_format() {
 #[test]
 fn interventions_view_marks_changes_and_writes_the_census() {
     let edited = trace("edited");
-    let drawing = draw(&edited, &DrawOptions::default().view("interventions")).unwrap();
+    let drawing = draw(&edited, &DrawOptions::default().view(View::Interventions)).unwrap();
     check_golden("dot/edited.view_interventions.dot", &drawing.dot);
     let dot = &drawing.dot;
     assert!(dot.contains("zero_ablate on module fc1 (recorded at linear_1_1)"));
@@ -145,7 +145,7 @@ fn interventions_view_marks_changes_and_writes_the_census() {
     assert!(!dir.path().join("plain.svg.census.txt").exists());
     let error = draw(
         &trace("convnet"),
-        &DrawOptions::default().view("interventions"),
+        &DrawOptions::default().view(View::Interventions),
     )
     .unwrap_err();
     assert_eq!(error.code(), "surgery_evidence_missing");
@@ -158,7 +158,7 @@ fn without_the_clean_run_only_the_edits_are_marked() {
     for op in &mut edited.ops {
         op.clean_max_abs_change = None;
     }
-    let dot = draw(&edited, &DrawOptions::default().view("interventions"))
+    let dot = draw(&edited, &DrawOptions::default().view(View::Interventions))
         .unwrap()
         .dot;
     assert!(dot.contains(
@@ -189,7 +189,7 @@ fn a_collapsed_box_takes_the_marks_of_what_it_holds() {
     });
     let dot = draw(
         &stack,
-        &DrawOptions::default().view("interventions").depth(1),
+        &DrawOptions::default().view(View::Interventions).depth(1),
     )
     .unwrap()
     .dot;

@@ -3,7 +3,8 @@
 //! -p tl-tests --test golden_dot` rewrites them; review the pictures before committing.
 
 use tl_draw::{
-    draw, BufferVisibility, Direction, DrawOptions, LabelField, NodeStyle, Trace, ValueSource,
+    draw, BufferVisibility, Direction, DrawOptions, LabelField, NodeStyle, ThemeName, Trace,
+    ValueSource,
 };
 use tl_tests::{check_golden, fixture_files, fixtures_dir, is_bundle};
 
@@ -119,10 +120,12 @@ fn every_theme_draws_the_first_drawing() {
         golden(
             &format!("convnet.theme_{theme}"),
             &convnet,
-            DrawOptions::default().theme(theme).show_legend(true),
+            DrawOptions::default()
+                .theme(theme.parse().unwrap())
+                .show_legend(true),
         );
     }
-    let dark = draw(&convnet, &DrawOptions::default().theme("dark"))
+    let dark = draw(&convnet, &DrawOptions::default().theme(ThemeName::Dark))
         .unwrap()
         .dot;
     assert!(

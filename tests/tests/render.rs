@@ -4,7 +4,7 @@
 
 use std::process::Command;
 
-use tl_draw::{draw, BufferVisibility, DrawOptions, GraphKind, OutputFormat, Trace};
+use tl_draw::{draw, BufferVisibility, DrawOptions, GraphKind, OutputFormat, Trace, View};
 use tl_render_cairo::{render, Format, RenderOptions};
 use tl_tests::{fixtures_dir, repo_root, updating_golden};
 
@@ -70,13 +70,16 @@ fn golden_pngs() {
                 .show_edge_shapes(true)
                 .size_by("bytes"),
         ),
-        ("convnet.view_speed", DrawOptions::default().view("speed")),
+        (
+            "convnet.view_speed",
+            DrawOptions::default().view(View::Speed),
+        ),
         ("photo", DrawOptions::default()),
         ("edited", DrawOptions::default()),
         ("edited.show_cone", DrawOptions::default().show_cone(true)),
         (
             "edited.view_interventions",
-            DrawOptions::default().view("interventions"),
+            DrawOptions::default().view(View::Interventions),
         ),
         (
             "backward.backward",
@@ -94,11 +97,11 @@ fn golden_pngs() {
         ),
         (
             "recurrent.view_sequence",
-            DrawOptions::default().view("sequence"),
+            DrawOptions::default().view(View::Sequence),
         ),
         (
             "gpt2.view_transformer",
-            DrawOptions::default().view("transformer"),
+            DrawOptions::default().view(View::Transformer),
         ),
     ];
     let bundle = match tl_draw::Document::load(fixtures_dir().join("bundle.json")).unwrap() {

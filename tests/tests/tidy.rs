@@ -174,8 +174,8 @@ fn the_installer_builds_with_nothing_installed() {
 }
 
 /// The codes the crates raise: the first argument of `DrawError::invalid`/`output`, a
-/// view's `refuse`, the binding's `raise`, and every arm of a `fn code` (the stage
-/// errors' codes).
+/// view's `refuse`, the binding's `raise`, and every literal a `fn code` returns (the
+/// stage errors' codes).
 fn raised_codes() -> std::collections::BTreeSet<String> {
     fn is_code(text: &str) -> bool {
         text.contains('_')
@@ -213,9 +213,10 @@ fn raised_codes() -> std::collections::BTreeSet<String> {
         for (at, _) in text.match_indices("fn code(&self)") {
             let body = &text[at..];
             let body = &body[..body.find("\n    }\n").unwrap_or(body.len())];
-            for arm in body.split("=>").skip(1) {
-                if let Some(code) = literal(arm).filter(|c| is_code(c)) {
-                    codes.insert(code.to_owned());
+            // Every literal it returns: match arms, or the one code of a one-code error.
+            for (n, text) in body.split('"').enumerate() {
+                if n % 2 == 1 && is_code(text) {
+                    codes.insert(text.to_owned());
                 }
             }
         }

@@ -2,7 +2,7 @@
 //! the header, the keywords that win over its settings, and the refusals naming a remedy.
 //! Also the node restyling hook. `TL_UPDATE_GOLDEN=1` rewrites the golden files.
 
-use tl_draw::{draw, Collapse, DrawOptions, NodeKind, Row, Trace};
+use tl_draw::{draw, Collapse, DrawOptions, NodeKind, Row, ThemeName, Trace, View};
 use tl_tests::{check_golden, fixtures_dir};
 
 fn trace(name: &str) -> Trace {
@@ -24,7 +24,7 @@ fn every_view_on_the_fixture_it_answers() {
         ("recurrent", "sequence"),
     ];
     for (fixture, view) in cases {
-        let text = dot(fixture, &DrawOptions::default().view(view));
+        let text = dot(fixture, &DrawOptions::default().view(view.parse().unwrap()));
         check_golden(&format!("dot/{fixture}.view_{view}.dot"), &text);
         assert!(
             text.contains(&format!("view: {view} -- ")),
@@ -36,7 +36,7 @@ fn every_view_on_the_fixture_it_answers() {
 #[test]
 fn views_bundle_their_settings_and_captions() {
     // speed: profiling rows, time colours, the five slowest called out.
-    let speed = dot("convnet", &DrawOptions::default().view("speed"));
+    let speed = dot("convnet", &DrawOptions::default().view(View::Speed));
     assert!(speed.contains("time: encoded 12 of 12 ops"));
     assert!(speed.contains("time: 0.0279 ms ... 0.794 ms"));
     assert!(speed.contains("t=794.41 us"));
@@ -55,16 +55,16 @@ fn views_bundle_their_settings_and_captions() {
     }
     assert!(!speed.contains("top-6"));
     // debug: every buffer, a dtype row, the non-finite status in the caption.
-    let debug = dot("convnet", &DrawOptions::default().view("debug"));
+    let debug = dot("convnet", &DrawOptions::default().view(View::Debug));
     assert!(debug.contains("dtype: float32"));
     assert!(debug.contains("running_mean"));
     assert!(debug.contains("non-finite status: all finite (12 of 12 ops checked)"));
     // memory: bytes, with the saved-for-backward rows this capture has.
-    let memory = dot("convnet", &DrawOptions::default().view("memory"));
+    let memory = dot("convnet", &DrawOptions::default().view(View::Memory));
     assert!(memory.contains("bytes: 40 B ... 4 KB"));
     assert!(memory.contains("output-storage bytes, not live, allocator or peak memory"));
     // transformer: the first repeated block holding attention, its roles.
-    let transformer = dot("gpt2", &DrawOptions::default().view("transformer"));
+    let transformer = dot("gpt2", &DrawOptions::default().view(View::Transformer));
     assert!(transformer.contains("GPT2LMHeadModel &gt; transformer.h.0"));
     assert!(transformer
         .contains("drawing transformer.h.0, the first of 2 repeated blocks holding attention"));
@@ -74,7 +74,9 @@ fn views_bundle_their_settings_and_captions() {
     let caption = |module: &str| {
         let dot = dot(
             "gpt2",
-            &DrawOptions::default().view("transformer").module(module),
+            &DrawOptions::default()
+                .view(View::Transformer)
+                .module(module),
         );
         let start = dot.find("drawing transformer").expect("a focus caption");
         dot[start..start + dot[start..].find('<').unwrap()].to_owned()
@@ -88,7 +90,7 @@ fn views_bundle_their_settings_and_captions() {
         "drawing transformer.h.0.attn; attention is held by 2 repeated blocks, the first transformer.h.0"
     );
     // sequence: unrolled, coloured by pass.
-    let sequence = dot("recurrent", &DrawOptions::default().view("sequence"));
+    let sequence = dot("recurrent", &DrawOptions::default().view(View::Sequence));
     assert!(sequence.contains("pass_index: 1 ... 3"));
     assert!(sequence.contains("tanh_1_5:3"));
 }
@@ -97,32 +99,34 @@ fn views_bundle_their_settings_and_captions() {
 fn keywords_passed_win_over_the_view() {
     let by_bytes = dot(
         "convnet",
-        &DrawOptions::default().view("speed").color_by("bytes"),
+        &DrawOptions::default().view(View::Speed).color_by("bytes"),
     );
     assert!(by_bytes.contains("bytes: 40 B ... 4 KB") && !by_bytes.contains("time: 0.0279"));
     let other_block = dot(
         "gpt2",
         &DrawOptions::default()
-            .view("transformer")
+            .view(View::Transformer)
             .module("transformer.h.1"),
     );
     assert!(other_block.contains("drawing transformer.h.1"));
     let no_key = dot(
         "convnet",
-        &DrawOptions::default().view("debug").show_legend(false),
+        &DrawOptions::default().view(View::Debug).show_legend(false),
     );
     assert!(!no_key.contains("tl_legend"));
     // theme= recolours any view.
     let dark = dot(
         "convnet",
-        &DrawOptions::default().view("speed").theme("dark"),
+        &DrawOptions::default()
+            .view(View::Speed)
+            .theme(ThemeName::Dark),
     );
     assert!(dark.contains("bgcolor=\"#111827\""));
     // An explicit collapse lets debug draw a large trace folded.
     let folded = dot(
         "stack40",
         &DrawOptions::default()
-            .view("debug")
+            .view(View::Debug)
             .collapse(Collapse::Auto),
     );
     assert!(folded.contains("box:"));
@@ -131,9 +135,12 @@ fn keywords_passed_win_over_the_view() {
 #[test]
 fn views_refuse_traces_without_their_subject() {
     let refused = |fixture: &str, view: &str| {
-        draw(&trace(fixture), &DrawOptions::default().view(view))
-            .unwrap_err()
-            .code()
+        draw(
+            &trace(fixture),
+            &DrawOptions::default().view(view.parse().unwrap()),
+        )
+        .unwrap_err()
+        .code()
     };
     assert_eq!(
         refused("convnet", "transformer"),
@@ -148,7 +155,8 @@ fn views_refuse_traces_without_their_subject() {
         "surgery_evidence_missing"
     );
     assert_eq!(
-        draw(&trace("convnet"), &DrawOptions::default().view("x-ray"))
+        DrawOptions::default()
+            .set_keyword("view", &tl_draw::KeywordValue::Text("x-ray".into()))
             .unwrap_err()
             .code(),
         "visualization_view_invalid"
@@ -158,7 +166,7 @@ fn views_refuse_traces_without_their_subject() {
     for op in &mut untimed.ops {
         op.duration_s = None;
     }
-    let error = draw(&untimed, &DrawOptions::default().view("speed")).unwrap_err();
+    let error = draw(&untimed, &DrawOptions::default().view(View::Speed)).unwrap_err();
     assert_eq!(error.code(), "lens_headline_evidence_missing");
     assert!(error.to_string().contains("0 of 12 ops"), "{error}");
 }
@@ -185,7 +193,13 @@ fn the_node_hook_restyles_nodes_after_the_built_in_rules() {
 fn every_theme_recolours_an_encoded_view_with_readable_text() {
     let convnet = trace("convnet");
     for theme in tl_style::Theme::names() {
-        let drawing = draw(&convnet, &DrawOptions::default().view("speed").theme(theme)).unwrap();
+        let drawing = draw(
+            &convnet,
+            &DrawOptions::default()
+                .view(View::Speed)
+                .theme(theme.parse().unwrap()),
+        )
+        .unwrap();
         for node in &drawing.styled.nodes {
             let (tl_draw::Fill::Solid(fill) | tl_draw::Fill::Gradient(fill, _)) = &node.fill;
             let ratio = tl_style::contrast::ratio(fill, &node.font_color);

@@ -17,7 +17,7 @@ use tl_style::{
 use tl_trace_model::{write_atomically, Trace};
 
 use crate::error::DrawError;
-use crate::options::{BatchRender, Collapse, DrawOptions, GraphKind, Settings};
+use crate::options::{BatchRender, Collapse, DrawOptions, GraphKind, Settings, View};
 use crate::output::{gzip, output_target, through_links, OutputFormat};
 use crate::views;
 
@@ -320,8 +320,8 @@ pub fn draw_indexed(
 ) -> Result<(Drawing, Option<tl_collapse::VisibleGraph>), DrawError> {
     let trace = index.trace;
     // A view fills in the options the caller left unset, then the drawing proceeds as usual.
-    let resolved = match &options.view {
-        Some(_) => Some(views::resolve(trace, options)?),
+    let resolved = match options.view {
+        Some(view) => Some(views::resolve(trace, view, options)?),
         None => None,
     };
     let settings = resolved.as_ref().map_or(options, |r| &r.options).settings();
@@ -372,7 +372,7 @@ pub fn draw_indexed(
         encoding: options.encoding()?,
         show_module_paths: options.show_module_paths,
         show_grad_values: options.show_grad_values,
-        interventions: options.view.as_deref() == Some("interventions"),
+        interventions: options.view == Some(View::Interventions),
     };
     let edited = trace
         .edits

@@ -100,6 +100,7 @@ pub fn unknown_keyword(name: &str) -> DrawError {
 mod tests {
     use super::*;
     use crate::options::{parse_label_field, Collapse};
+    use tl_style::ThemeName;
 
     #[test]
     fn keywords_set_what_the_setters_set() {
@@ -118,7 +119,7 @@ mod tests {
         let by_setter = DrawOptions::default()
             .collapse(Collapse::Level(0.25))
             .depth(2)
-            .theme("dark")
+            .theme(ThemeName::Dark)
             .show_legend(true)
             .node_label_fields(vec![
                 parse_label_field("name").unwrap(),

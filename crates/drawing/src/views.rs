@@ -12,7 +12,7 @@ use tl_style::{NodeStyle, Row, StyledNode};
 use tl_trace_model::{Finiteness, ModuleRecord, OpKind, OpRecord, Trace};
 
 use crate::error::DrawError;
-use crate::options::{Collapse, DrawOptions, NodeContext, NodeSpecFn};
+use crate::options::{Collapse, DrawOptions, NodeContext, NodeSpecFn, View};
 
 /// Above this many operations the uncollapsed `debug` view refuses (layout cost).
 const DEBUG_OP_CEILING: u64 = 2000;
@@ -64,147 +64,179 @@ fn coverage(trace: &Trace, value: impl Fn(&OpRecord) -> bool) -> (usize, usize) 
     (ops.iter().filter(|op| value(op)).count(), ops.len())
 }
 
-/// Resolves `options.view` (already checked to be a view name) for `trace`.
-pub(crate) fn resolve(trace: &Trace, options: &DrawOptions) -> Result<Resolved, DrawError> {
-    let view = options.view.as_deref().unwrap_or_default();
-    let mut filled = options.clone();
-    let mut caption = Vec::new();
-    let mut node_rows = None;
-    let remedy = "re-capture with a plain TorchLens trace of the model (timings, sizes and \
-                  FLOPs are recorded on every eager capture), or drop view=";
+/// Resolves `view` for `trace` with `options`: the options with the view's settings filled
+/// in where the caller set nothing, its caption and its rows.
+pub(crate) fn resolve(
+    trace: &Trace,
+    view: View,
+    options: &DrawOptions,
+) -> Result<Resolved, DrawError> {
+    let mut resolved = Resolved {
+        options: options.clone(),
+        caption: Vec::new(),
+        node_rows: None,
+    };
     match view {
-        "debug" => {
-            if trace.summary.num_ops > DEBUG_OP_CEILING && options.collapse.is_none() {
-                return Err(refuse(
-                    "lens_above_detail_budget",
-                    format!(
-                        "the 'debug' view draws every operation and this trace has {} ops (ceiling {DEBUG_OP_CEILING}); focus the drawing (module=) or pass an explicit collapse= at your own risk",
-                        trace.summary.num_ops
-                    ),
-                ));
-            }
-            caption.push("view: debug -- what is broken?".to_owned());
-            fill(&mut filled.collapse, Collapse::None);
-            fill(&mut filled.show_buffers, BufferVisibility::Always);
-            fill(&mut filled.show_redundant_args, true);
-            fill(&mut filled.show_legend, true);
-            let (checked, total) = coverage(trace, |op| op.finiteness.is_some());
-            let broken = trace
-                .ops
-                .iter()
-                .filter(|op| op.finiteness.is_some_and(|f| f != Finiteness::Finite))
-                .count();
-            caption.push(match (checked, broken) {
-                (0, _) => "non-finite status: NOT CHECKED -- no saved values".to_owned(),
-                (_, 0) => format!("non-finite status: all finite ({checked} of {total} ops checked)"),
-                _ => format!(
-                    "non-finite status: {broken} ops with NaN or infinite values ({checked} of {total} ops checked)"
-                ),
-            });
-            caption
-                .push("every buffer and argument drawn; a dtype row on each operation".to_owned());
-            node_rows = Some(hook(debug_rows));
-        }
-        "speed" | "memory" | "compute" => {
-            let (source, question, unit_line) = match view {
-                "speed" => (
-                    ValueSource::Time,
-                    "where does time go?",
-                    "wall-clock time per op call of an instrumented capture: compare ops, never quote as production latency",
-                ),
-                "memory" => (
-                    ValueSource::Bytes,
-                    "what is big in bytes?",
-                    "output-storage bytes, not live, allocator or peak memory",
-                ),
-                _ => (
-                    ValueSource::Flops,
-                    "where are the FLOPs?",
-                    "forward FLOPs (2 FLOPs per multiply-accumulate)",
-                ),
-            };
-            let (encoded, total) = coverage(trace, |op| source.value(op).is_some());
-            if encoded == 0 {
-                return Err(refuse(
-                    "lens_headline_evidence_missing",
-                    format!(
-                        "the '{view}' view needs {} and this trace has none: 0 of {total} ops carry it; {remedy}",
-                        source.name()
-                    ),
-                ));
-            }
-            caption.push(format!("view: {view} -- {question}"));
-            caption.push(format!(
-                "{}: encoded {encoded} of {total} ops",
-                source.name()
-            ));
-            caption.push(unit_line.to_owned());
-            fill(&mut filled.node_style, NodeStyle::Profiling);
-            fill(&mut filled.show_legend, true);
-            fill(&mut filled.color_by, source.clone());
-            if view == "memory" {
-                let saved = trace.ops.iter().any(|op| op.saved_for_backward.is_some());
-                if saved {
-                    fill(&mut filled.show_saved_for_backward, true);
-                } else {
-                    caption.push(
-                        "show_saved_for_backward degraded: no autograd-memory evidence on this capture"
-                            .to_owned(),
-                    );
-                }
-            }
-            if view == "speed" {
-                node_rows = Some(speed_callouts(trace));
-            }
-        }
-        "transformer" => {
-            let block = attention_block(trace).ok_or_else(|| {
-                refuse(
-                    "lens_attention_subject_absent",
-                    "no attention structure detected in this trace (no attention module or \
-                     scaled dot-product op); the transformer view never draws an ordinary graph \
-                     under a domain name: drop view= for the plain drawing"
-                        .to_owned(),
-                )
-            })?;
-            caption.push("view: transformer -- how is attention wired?".to_owned());
-            let focus = options.module.clone().unwrap_or(block.address.clone());
-            caption.push(block.caption(&focus));
-            fill(&mut filled.module, &focus);
-            node_rows = Some(hook(attention_rows));
-        }
-        "sequence" => {
-            if trace.ops.iter().all(|op| op.num_passes <= 1) {
-                return Err(refuse(
-                    "lens_single_pass_no_sequence",
-                    "this trace has a single pass; nothing to sequence: drop view= for the plain drawing, or trace a model that loops".to_owned(),
-                ));
-            }
-            caption.push("view: sequence -- how do the passes unfold?".to_owned());
-            caption.push("pass_index encodes linearly: darker is a later pass".to_owned());
-            fill(&mut filled.rolled, false);
-            fill(&mut filled.collapse, Collapse::None);
-            fill(&mut filled.color_by, "pass_index");
-            fill(&mut filled.show_legend, true);
-        }
-        "interventions" => {
-            if trace.edits.as_ref().is_none_or(|e| e.edits.is_empty()) {
-                return Err(refuse(
-                    "surgery_evidence_missing",
-                    "the 'interventions' view needs recorded edits and this trace has none; draw a forked, edited trace, or drop view=".to_owned(),
-                ));
-            }
-            caption.push("view: interventions -- what did the edits change?".to_owned());
-            caption.extend(tl_style::edits::interventions_caption(trace));
-            fill(&mut filled.show_legend, true);
-        }
-        other => unreachable!("view names are checked first ({other})"),
+        View::Debug => debug(trace, &mut resolved)?,
+        View::Speed | View::Memory | View::Compute => measured(trace, view, &mut resolved)?,
+        View::Transformer => transformer(trace, &mut resolved)?,
+        View::Sequence => sequence(trace, &mut resolved)?,
+        View::Interventions => interventions(trace, &mut resolved)?,
     }
-    Ok(Resolved {
-        options: filled,
-        caption,
-        node_rows,
-    })
+    Ok(resolved)
+}
+
+/// `debug`: what is broken?
+fn debug(trace: &Trace, resolved: &mut Resolved) -> Result<(), DrawError> {
+    let filled = &mut resolved.options;
+    if trace.summary.num_ops > DEBUG_OP_CEILING && filled.collapse.is_none() {
+        return Err(refuse(
+            "lens_above_detail_budget",
+            format!(
+                "the 'debug' view draws every operation and this trace has {} ops (ceiling {DEBUG_OP_CEILING}); focus the drawing (module=) or pass an explicit collapse= at your own risk",
+                trace.summary.num_ops
+            ),
+        ));
+    }
+    let caption = &mut resolved.caption;
+    caption.push("view: debug -- what is broken?".to_owned());
+    fill(&mut filled.collapse, Collapse::None);
+    fill(&mut filled.show_buffers, BufferVisibility::Always);
+    fill(&mut filled.show_redundant_args, true);
+    fill(&mut filled.show_legend, true);
+    let (checked, total) = coverage(trace, |op| op.finiteness.is_some());
+    let broken = trace
+        .ops
+        .iter()
+        .filter(|op| op.finiteness.is_some_and(|f| f != Finiteness::Finite))
+        .count();
+    caption.push(match (checked, broken) {
+        (0, _) => "non-finite status: NOT CHECKED -- no saved values".to_owned(),
+        (_, 0) => format!("non-finite status: all finite ({checked} of {total} ops checked)"),
+        _ => format!(
+            "non-finite status: {broken} ops with NaN or infinite values ({checked} of {total} ops checked)"
+        ),
+    });
+    caption.push("every buffer and argument drawn; a dtype row on each operation".to_owned());
+    resolved.node_rows = Some(hook(debug_rows));
+    Ok(())
+}
+
+/// `speed`, `memory`, `compute`: where does time, memory or compute go?
+fn measured(trace: &Trace, view: View, resolved: &mut Resolved) -> Result<(), DrawError> {
+    let (source, question, unit_line) = match view {
+        View::Speed => (
+            ValueSource::Time,
+            "where does time go?",
+            "wall-clock time per op call of an instrumented capture: compare ops, never quote as production latency",
+        ),
+        View::Memory => (
+            ValueSource::Bytes,
+            "what is big in bytes?",
+            "output-storage bytes, not live, allocator or peak memory",
+        ),
+        _ => (
+            ValueSource::Flops,
+            "where are the FLOPs?",
+            "forward FLOPs (2 FLOPs per multiply-accumulate)",
+        ),
+    };
+    let name = view.name();
+    let (encoded, total) = coverage(trace, |op| source.value(op).is_some());
+    if encoded == 0 {
+        return Err(refuse(
+            "lens_headline_evidence_missing",
+            format!(
+                "the '{name}' view needs {} and this trace has none: 0 of {total} ops carry it; re-capture with a plain TorchLens trace of the model (timings, sizes and FLOPs are recorded on every eager capture), or drop view=",
+                source.name()
+            ),
+        ));
+    }
+    let (filled, caption) = (&mut resolved.options, &mut resolved.caption);
+    caption.push(format!("view: {name} -- {question}"));
+    caption.push(format!(
+        "{}: encoded {encoded} of {total} ops",
+        source.name()
+    ));
+    caption.push(unit_line.to_owned());
+    fill(&mut filled.node_style, NodeStyle::Profiling);
+    fill(&mut filled.show_legend, true);
+    fill(&mut filled.color_by, source);
+    if view == View::Memory {
+        let saved = trace.ops.iter().any(|op| op.saved_for_backward.is_some());
+        if saved {
+            fill(&mut filled.show_saved_for_backward, true);
+        } else {
+            caption.push(
+                "show_saved_for_backward degraded: no autograd-memory evidence on this capture"
+                    .to_owned(),
+            );
+        }
+    }
+    if view == View::Speed {
+        resolved.node_rows = Some(speed_callouts(trace));
+    }
+    Ok(())
+}
+
+/// `transformer`: how is attention wired?
+fn transformer(trace: &Trace, resolved: &mut Resolved) -> Result<(), DrawError> {
+    let block = attention_block(trace).ok_or_else(|| {
+        refuse(
+            "lens_attention_subject_absent",
+            "no attention structure detected in this trace (no attention module or \
+             scaled dot-product op); the transformer view never draws an ordinary graph \
+             under a domain name: drop view= for the plain drawing"
+                .to_owned(),
+        )
+    })?;
+    let filled = &mut resolved.options;
+    resolved
+        .caption
+        .push("view: transformer -- how is attention wired?".to_owned());
+    let focus = filled.module.clone().unwrap_or(block.address.clone());
+    resolved.caption.push(block.caption(&focus));
+    fill(&mut filled.module, &focus);
+    resolved.node_rows = Some(hook(attention_rows));
+    Ok(())
+}
+
+/// `sequence`: how do the passes unfold?
+fn sequence(trace: &Trace, resolved: &mut Resolved) -> Result<(), DrawError> {
+    if trace.ops.iter().all(|op| op.num_passes <= 1) {
+        return Err(refuse(
+            "lens_single_pass_no_sequence",
+            "this trace has a single pass; nothing to sequence: drop view= for the plain drawing, or trace a model that loops".to_owned(),
+        ));
+    }
+    resolved.caption.extend([
+        "view: sequence -- how do the passes unfold?".to_owned(),
+        "pass_index encodes linearly: darker is a later pass".to_owned(),
+    ]);
+    let filled = &mut resolved.options;
+    fill(&mut filled.rolled, false);
+    fill(&mut filled.collapse, Collapse::None);
+    fill(&mut filled.color_by, "pass_index");
+    fill(&mut filled.show_legend, true);
+    Ok(())
+}
+
+/// `interventions`: what did the edits change?
+fn interventions(trace: &Trace, resolved: &mut Resolved) -> Result<(), DrawError> {
+    if trace.edits.as_ref().is_none_or(|e| e.edits.is_empty()) {
+        return Err(refuse(
+            "surgery_evidence_missing",
+            "the 'interventions' view needs recorded edits and this trace has none; draw a forked, edited trace, or drop view=".to_owned(),
+        ));
+    }
+    resolved
+        .caption
+        .push("view: interventions -- what did the edits change?".to_owned());
+    resolved
+        .caption
+        .extend(tl_style::edits::interventions_caption(trace));
+    fill(&mut resolved.options.show_legend, true);
+    Ok(())
 }
 
 fn hook(rows: fn(&NodeContext<'_>, &mut StyledNode)) -> NodeSpecFn {

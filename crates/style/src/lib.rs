@@ -25,4 +25,4 @@ pub use backward::{style_backward, style_combined};
 pub use forward::{condition_word, header, params_line, style_forward};
 pub use graph::*;
 pub use options::{Direction, LabelField, NodeStyle, StyleOptions};
-pub use theme::{RoleColors, Theme};
+pub use theme::{RoleColors, Theme, ThemeName, UnknownTheme};

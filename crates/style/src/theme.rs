@@ -84,7 +84,79 @@ const BUILT_IN: &[(&str, &str)] = &[
     ),
 ];
 
+/// A built-in theme, by the name `theme=` takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum ThemeName {
+    /// TorchLens's own colours (the default).
+    #[default]
+    Torchlens,
+    /// For print: greys and one accent.
+    Paper,
+    /// Light text on a dark page.
+    Dark,
+    /// Colours that stay apart for colour-blind readers.
+    Colorblind,
+    /// The strongest contrast.
+    HighContrast,
+}
+
+impl ThemeName {
+    /// Every built-in theme, in the order of `themes/`.
+    pub const ALL: [ThemeName; 5] = [
+        ThemeName::Torchlens,
+        ThemeName::Paper,
+        ThemeName::Dark,
+        ThemeName::Colorblind,
+        ThemeName::HighContrast,
+    ];
+
+    /// The name `theme=` takes (`high_contrast`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ThemeName::Torchlens => "torchlens",
+            ThemeName::Paper => "paper",
+            ThemeName::Dark => "dark",
+            ThemeName::Colorblind => "colorblind",
+            ThemeName::HighContrast => "high_contrast",
+        }
+    }
+}
+
+/// A name that is no built-in theme.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("Unsupported visualization theme {name:?}; choose one of {}", Theme::names().join(", "))]
+pub struct UnknownTheme {
+    /// The name asked for.
+    pub name: String,
+}
+
+impl UnknownTheme {
+    /// The stable code of this error.
+    pub fn code(&self) -> &'static str {
+        "visualization_theme_invalid"
+    }
+}
+
+impl std::str::FromStr for ThemeName {
+    type Err = UnknownTheme;
+
+    fn from_str(text: &str) -> Result<ThemeName, UnknownTheme> {
+        ThemeName::ALL
+            .into_iter()
+            .find(|theme| theme.name() == text)
+            .ok_or_else(|| UnknownTheme {
+                name: text.to_owned(),
+            })
+    }
+}
+
 impl Theme {
+    /// The built-in theme `name`.
+    pub fn named(name: ThemeName) -> Theme {
+        Theme::built_in(name.name()).expect("every ThemeName is a built-in theme (tested)")
+    }
+
     /// Names of the built-in themes.
     pub fn names() -> Vec<&'static str> {
         BUILT_IN.iter().map(|(name, _)| *name).collect()
@@ -116,5 +188,21 @@ mod tests {
         for name in Theme::names() {
             assert_eq!(Theme::built_in(name).unwrap().name, name);
         }
+    }
+
+    #[test]
+    fn every_theme_name_is_a_built_in_theme_and_others_are_coded() {
+        let names: Vec<&str> = ThemeName::ALL.iter().map(|theme| theme.name()).collect();
+        assert_eq!(names, Theme::names());
+        for theme in ThemeName::ALL {
+            assert_eq!(Theme::named(theme).name, theme.name());
+            assert_eq!(theme.name().parse::<ThemeName>(), Ok(theme));
+        }
+        let unknown = "neon".parse::<ThemeName>().unwrap_err();
+        assert_eq!(unknown.code(), "visualization_theme_invalid");
+        assert!(
+            unknown.to_string().contains("torchlens, paper, dark"),
+            "{unknown}"
+        );
     }
 }

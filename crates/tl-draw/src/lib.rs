@@ -28,15 +28,17 @@ pub use tl_collapse::NodeKind;
 pub use tl_drawing::{
     draw, draw_bundle, keywords, options, output_target, parse_on, BatchRender, BundleGraph,
     BundleKeywords, BundleOptions, Collapse, DrawError, DrawOptions, Drawing, GraphKind,
-    KeywordValue, LayoutEngine, NodeContext, OutputFormat, Written, BUNDLE_KEYWORDS, DRAW_KEYWORDS,
-    METRICS,
+    KeywordValue, LayoutEngine, NodeContext, OutputFormat, View, Written, BUNDLE_KEYWORDS,
+    DRAW_KEYWORDS, METRICS,
 };
 pub use tl_layout::guard;
 /// The interactive page (`tl-page`).
 pub use tl_page as html;
 pub use tl_render_cairo::Rendered;
 pub use tl_style::encoding::ValueSource;
-pub use tl_style::{Direction, Fill, LabelField, NodePicture, NodeStyle, Row, Shape, StyledNode};
+pub use tl_style::{
+    Direction, Fill, LabelField, NodePicture, NodeStyle, Row, Shape, StyledNode, ThemeName,
+};
 pub use tl_trace_model::union::union_bundle;
 pub use tl_trace_model::{
     Bundle, BundleMember, DeltaOn, Document, OpKind, OpRecord, Trace, TraceError, BUNDLE_FORMAT,

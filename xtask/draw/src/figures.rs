@@ -176,7 +176,15 @@ fn rust_value(flag: &str, value: &str) -> Result<String> {
                 .collect();
             format!("vec![{}]", fields.join(", "))
         }
-        "theme" | "view" | "module" | "color-by" | "size-by" | "size-scale" => format!("{value:?}"),
+        "view" => format!("View::{}{}", value[..1].to_ascii_uppercase(), &value[1..]),
+        "theme" => variant(&[
+            ("torchlens", "ThemeName::Torchlens"),
+            ("paper", "ThemeName::Paper"),
+            ("dark", "ThemeName::Dark"),
+            ("colorblind", "ThemeName::Colorblind"),
+            ("high_contrast", "ThemeName::HighContrast"),
+        ])?,
+        "module" | "color-by" | "size-by" | "size-scale" => format!("{value:?}"),
         other => {
             return Err(format!(
                 "--{other}: no Rust spelling known to xtask figures"

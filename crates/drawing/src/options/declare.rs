@@ -33,7 +33,7 @@ macro_rules! draw_options {
     ($(
         $(#[doc = $doc:literal])+
         $name:ident($arg:ty): $ty:ty $(= $default:expr)?,
-            takes $wanted:literal $(, checked by $check:path)?,
+            takes $wanted:literal,
             flag $shape:ident $(($value:literal))?, $help:literal;
     )*) => {
         /// Every drawing option of the guide, as the caller asked: `None` is an option not
@@ -99,7 +99,6 @@ macro_rules! draw_options {
                     set: |mut options, value| {
                         let value = <$ty as OptionValue>::from_keyword(value)
                             .map_err(|error| error.for_keyword(stringify!($name), $wanted, value))?;
-                        $( let value = $check(&value)?; )?
                         options.$name = Some(value);
                         Ok(options)
                     },

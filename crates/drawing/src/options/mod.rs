@@ -18,7 +18,7 @@ use tl_collapse::BufferVisibility;
 use tl_layout::guard::{DEFAULT_MAX_LAYOUT_COST, DEFAULT_MAX_NODES};
 use tl_layout::LayoutEngine;
 use tl_style::encoding::{Channel, Encoding, EncodingError, SizeScale, ValueSource};
-use tl_style::{Direction, LabelField, NodeStyle, StyledNode, Theme};
+use tl_style::{Direction, LabelField, NodeStyle, StyledNode, Theme, ThemeName};
 
 use crate::error::DrawError;
 use crate::keywords::KeywordValue;
@@ -69,8 +69,8 @@ draw_options! {
         takes "a number of dots per inch",
         flag Float, "Dots per inch of raster (PNG) output";
     /// A ready-made view: it fills in the options not set.
-    view(&str): String,
-        takes "a view name such as \"speed\"", checked by parse_view,
+    view(View): View,
+        takes "a view name such as \"speed\"",
         flag Text, "A ready-made view: debug, speed, memory, compute, transformer, sequence, interventions";
     /// Which graph.
     graph(GraphKind): GraphKind = GraphKind::Forward,
@@ -110,8 +110,8 @@ draw_options! {
         takes "a list of field names",
         flag List("FIELDS"), "Rows to show instead of the default ones, comma separated (name, type, shape, dtype, memory, module, params, pass, flops, time)";
     /// Colour theme.
-    theme(&str): String = "torchlens".to_owned(),
-        takes "a theme name such as \"dark\"", checked by parse_theme,
+    theme(ThemeName): ThemeName = ThemeName::Torchlens,
+        takes "a theme name such as \"dark\"",
         flag Text, "Colour theme: torchlens, paper, dark, colorblind or high_contrast (default: torchlens)";
     /// Buffer visibility.
     show_buffers(BufferVisibility): BufferVisibility = BufferVisibility::Meaningful,
@@ -233,13 +233,9 @@ impl Settings {
         })
     }
 
-    /// Validates values the setters could not (theme, view, collapse level, dpi) and
+    /// Validates values the setters could not (collapse level, dpi) and
     /// combinations that cannot be drawn, with a clear error.
     pub fn check_supported(&self) -> Result<Theme, DrawError> {
-        parse_theme(&self.theme)?;
-        if let Some(view) = &self.view {
-            parse_view(view)?;
-        }
         if let Collapse::Level(level) = self.collapse {
             if !(0.0..=1.0).contains(&level) {
                 return Err(DrawError::invalid(
@@ -281,8 +277,7 @@ impl Settings {
                 ));
             }
         }
-        Ok(Theme::built_in(&self.theme)
-            .expect("every theme parse_theme accepts is built in (tested)"))
+        Ok(Theme::named(self.theme))
     }
 }
 

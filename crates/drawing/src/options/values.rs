@@ -6,7 +6,7 @@ use std::sync::Arc;
 use tl_collapse::{BufferVisibility, NodeKind};
 use tl_layout::LayoutEngine;
 use tl_style::encoding::ValueSource;
-use tl_style::{Direction, LabelField, NodeStyle, StyledNode};
+use tl_style::{Direction, LabelField, NodeStyle, StyledNode, ThemeName};
 use tl_trace_model::{OpRecord, Trace};
 
 use crate::error::DrawError;
@@ -77,19 +77,79 @@ impl GraphKind {
     }
 }
 
-/// The ready-made views (`view=`).
-pub const VIEWS: [&str; 7] = [
-    "debug",
-    "speed",
-    "memory",
-    "compute",
-    "transformer",
-    "sequence",
-    "interventions",
+/// A ready-made view (`view=`): a bundle of options answering one question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum View {
+    /// What is broken? Every buffer and argument, dtypes, non-finite values marked.
+    Debug,
+    /// Where does time go? Coloured by time, the slowest called out.
+    Speed,
+    /// What is big in bytes? Coloured by output bytes.
+    Memory,
+    /// Where are the FLOPs? Coloured by FLOPs.
+    Compute,
+    /// How is attention wired? The first attention block, roles marked.
+    Transformer,
+    /// How do the passes unfold? Coloured by pass.
+    Sequence,
+    /// What did the edits change? The edits' marks and census.
+    Interventions,
+}
+
+/// Every view with its name, in the guide's order.
+const VIEW_NAMES: [(&str, View); 7] = [
+    ("debug", View::Debug),
+    ("speed", View::Speed),
+    ("memory", View::Memory),
+    ("compute", View::Compute),
+    ("transformer", View::Transformer),
+    ("sequence", View::Sequence),
+    ("interventions", View::Interventions),
 ];
 
-/// Themes the guide names.
-pub const THEMES: [&str; 5] = ["torchlens", "paper", "dark", "colorblind", "high_contrast"];
+impl View {
+    /// Every view, in the guide's order.
+    pub const ALL: [View; 7] = [
+        View::Debug,
+        View::Speed,
+        View::Memory,
+        View::Compute,
+        View::Transformer,
+        View::Sequence,
+        View::Interventions,
+    ];
+
+    /// The view's name (`speed`).
+    pub fn name(self) -> &'static str {
+        VIEW_NAMES
+            .iter()
+            .find(|(_, view)| *view == self)
+            .map_or("debug", |(name, _)| name)
+    }
+}
+
+impl std::str::FromStr for View {
+    type Err = DrawError;
+
+    /// Parses a view name, refusing others with `visualization_view_invalid`.
+    fn from_str(text: &str) -> Result<View, DrawError> {
+        VIEW_NAMES
+            .iter()
+            .find(|(name, _)| *name == text)
+            .map(|(_, view)| *view)
+            .ok_or_else(|| {
+                let names: Vec<&str> = VIEW_NAMES.iter().map(|(name, _)| *name).collect();
+                DrawError::invalid(
+                    "visualization_view_invalid",
+                    format!(
+                        "view must be one of {}; received {text:?}",
+                        names.join(", ")
+                    ),
+                )
+            })
+    }
+}
 
 /// How a picture captured as the input is drawn (`batch_render=`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -159,36 +219,6 @@ pub fn parse_label_field(text: &str) -> Result<LabelField, DrawError> {
             ),
         )
     })
-}
-
-/// Checks a theme name against the themes the guide names.
-pub fn parse_theme(text: &str) -> Result<String, DrawError> {
-    if THEMES.contains(&text) {
-        Ok(text.to_owned())
-    } else {
-        Err(DrawError::invalid(
-            "visualization_theme_invalid",
-            format!(
-                "Unsupported visualization theme {text:?}; choose one of {}",
-                THEMES.join(", ")
-            ),
-        ))
-    }
-}
-
-/// Checks a view name.
-pub fn parse_view(text: &str) -> Result<String, DrawError> {
-    if VIEWS.contains(&text) {
-        Ok(text.to_owned())
-    } else {
-        Err(DrawError::invalid(
-            "visualization_view_invalid",
-            format!(
-                "view must be one of {}; received {text:?}",
-                VIEWS.join(", ")
-            ),
-        ))
-    }
 }
 
 /// What a node restyling hook sees of the node it restyles.
@@ -276,6 +306,10 @@ macro_rules! from_text {
 from_text! {
     String => |text: &str| Ok::<_, DrawError>(text.to_owned());
     GraphKind => GraphKind::parse;
+    View => str::parse::<View>;
+    ThemeName => |text: &str| text
+        .parse::<ThemeName>()
+        .map_err(|error| DrawError::invalid(error.code(), error.to_string()));
     Direction => parse_direction;
     NodeStyle => parse_node_style;
     BufferVisibility => parse_show_buffers;
@@ -366,7 +400,7 @@ mod tests {
 
     #[test]
     fn unknown_names_list_the_valid_ones() {
-        let error = parse_theme("neon").unwrap_err();
+        let error = "neon".parse::<ThemeName>().unwrap_err();
         assert_eq!(error.code(), "visualization_theme_invalid");
         assert!(
             error
