@@ -1,4 +1,4 @@
-//! Helpers shared by the workspace-level tests in `tests/tests/`: where the repository,
+//! Helpers shared by the workspace-level tests in `tests/tests/workspace/`: where the repository,
 //! its fixtures and golden files are, and the golden-file comparison with its update flag.
 
 use std::path::{Path, PathBuf};

@@ -29,7 +29,7 @@
 //!   once fixed, it joins `fuzz/corpus/regressions/` (a test replays those).
 //!
 //! This program must build on a machine with nothing installed (it is what installs cairo),
-//! so it links no drawing code and no `-sys` crate (`tests/tests/tidy.rs` checks its
+//! so it links no drawing code and no `-sys` crate (`tests/tests/workspace/tidy.rs` checks its
 //! dependency tree). What draws (`figures`, in-process timings) is the `xtask-draw` program
 //! (`xtask/draw`), which it builds and runs after setup.
 

@@ -1,6 +1,6 @@
 //! Golden DOT: the exact DOT source of every forward fixture's default drawing and of the
 //! drawings of each option the forward-drawing issue covers. `TL_UPDATE_GOLDEN=1 cargo test
-//! -p tl-tests --test golden_dot` rewrites them; review the pictures before committing.
+//! -p tl-tests --test workspace golden_dot::` rewrites them; review the pictures before committing.
 
 use tl_draw::{
     draw, BufferVisibility, Direction, DrawOptions, LabelField, NodeStyle, ThemeName, Trace,

@@ -84,7 +84,7 @@ fn dependency_licences_are_on_the_allow_list() {
     }
     assert!(
         refused.is_empty(),
-        "dependencies with licences not on the allow-list in tests/tests/tidy.rs: {}; \
+        "dependencies with licences not on the allow-list in tests/tests/workspace/tidy.rs: {}; \
          check the licence and add it deliberately, or drop the dependency",
         refused.join(", ")
     );

@@ -1,0 +1,19 @@
+//! The workspace-level tests, one module per concern, in one test binary (each binary
+//! links cairo and the layout engine: fifteen of them cost more to link than to run).
+//! `cargo test -p tl-tests --test workspace <module>::` runs one module.
+
+mod backward;
+mod bundles;
+mod collapse;
+mod conditions;
+mod edits;
+mod escaping;
+mod fixtures;
+mod golden_dot;
+mod hostile;
+mod interactive;
+mod real_models;
+mod reference;
+mod render;
+mod tidy;
+mod views;
