@@ -4,9 +4,11 @@ use std::path::{Path, PathBuf};
 
 use tl_collapse::backward::backward_view;
 use tl_collapse::folds::repeat_runs;
-use tl_collapse::rolled::rolled_graph_with;
+use tl_collapse::rolled::{rolled_graph_with, PassLabels};
 use tl_collapse::schedule::{readable_band, Schedule};
-use tl_collapse::{hidden_ops, visible_graph_with, NodeKind, Plan, TraceIndex, VisibilityOptions};
+use tl_collapse::{
+    hidden_ops, visible_graph_with, NodeKind, Plan, TraceIndex, VisibilityOptions, VisibleGraph,
+};
 use tl_layout::{guard, lay_out, LayoutEngine, TextFormat};
 use tl_render_cairo::xdot::image_placements;
 use tl_render_cairo::{RenderOptions, Rendered, Shading};
@@ -317,7 +319,7 @@ pub fn draw_indexed(
     index: &TraceIndex<'_>,
     options: &DrawOptions,
     plan: Option<Plan>,
-) -> Result<(Drawing, Option<tl_collapse::VisibleGraph>), DrawError> {
+) -> Result<(Drawing, Option<VisibleGraph>), DrawError> {
     let trace = index.trace;
     // A view fills in the options the caller left unset, then the drawing proceeds as usual.
     let resolved = match options.view {
@@ -327,53 +329,9 @@ pub fn draw_indexed(
     let settings = resolved.as_ref().map_or(options, |r| &r.options).settings();
     let options = &settings;
     let theme = options.check_supported()?;
-    let collapse_schedule = match (options.collapse, &plan) {
-        (Collapse::None, _) | (_, Some(_)) => None,
-        _ => Some(Schedule::build_with(index, options.show_buffers)),
-    };
-    let plan = match plan {
-        Some(plan) => Some(plan),
-        None => plan_for(index, options, collapse_schedule.as_ref()),
-    };
-    let visibility = VisibilityOptions {
-        depth: options.depth,
-        buffers: options.show_buffers,
-        plan,
-        focus: options.module.clone(),
-    };
-    let refused =
-        |error: tl_collapse::VisibilityError| DrawError::invalid(error.code(), error.to_string());
-    let (visible, pass_labels) = if options.rolled {
-        // The plan is chosen on the unrolled graph and applied per module address.
-        let (visible, labels) = rolled_graph_with(index, &visibility).map_err(refused)?;
-        (visible, Some(labels))
-    } else {
-        let hidden = hidden_ops(index, options.show_buffers);
-        (
-            visible_graph_with(index, hidden, &visibility).map_err(refused)?,
-            None,
-        )
-    };
-    let style = StyleOptions {
-        direction: options.direction.unwrap_or(match options.graph {
-            GraphKind::Forward => Direction::BottomUp,
-            GraphKind::Backward => Direction::TopDown,
-            GraphKind::Combined => Direction::LeftRight,
-        }),
-        node_label_fields: options.node_label_fields.clone(),
-        show_saved_for_backward: options.show_saved_for_backward,
-        show_redundant_args: options.show_redundant_args,
-        node_style: options.node_style,
-        show_legend: options.show_legend,
-        buffers: options.show_buffers,
-        show_input_photo: options.batch_render != BatchRender::ShapeOnly,
-        focus: options.module.clone(),
-        show_edge_shapes: options.show_edge_shapes,
-        encoding: options.encoding()?,
-        show_module_paths: options.show_module_paths,
-        show_grad_values: options.show_grad_values,
-        interventions: options.view == Some(View::Interventions),
-    };
+    let shown = what_is_shown(index, options, plan)?;
+    let visible = &shown.visible;
+    let style = style_options(options)?;
     let edited = trace
         .edits
         .as_ref()
@@ -384,7 +342,7 @@ pub fn draw_indexed(
             "show_cone=True shades what an edit could change and this trace has no recorded edit; draw an edited fork, or drop show_cone".to_owned(),
         ));
     }
-    tl_style::encoding::check(trace, &visible, &style.encoding)
+    tl_style::encoding::check(trace, visible, &style.encoding)
         .map_err(|error| DrawError::invalid(error.code(), error.to_string()))?;
     let backward = match options.graph {
         GraphKind::Forward => None,
@@ -406,24 +364,10 @@ pub fn draw_indexed(
     limits.check_nodes(drawn)?;
     let mut styled = match (&backward, options.graph) {
         (Some(view), GraphKind::Backward) => style_backward(trace, view, &style, &theme),
-        (Some(view), _) => style_combined(index, &visible, view, &style, &theme),
-        (None, _) => style_forward(index, &visible, pass_labels.as_deref(), &style, &theme),
+        (Some(view), _) => style_combined(index, visible, view, &style, &theme),
+        (None, _) => style_forward(index, visible, shown.pass_labels.as_deref(), &style, &theme),
     };
-    // Hooks see forward nodes; backward steps carry no op record.
-    let kinds: Vec<NodeKind> = match options.graph {
-        GraphKind::Backward => Vec::new(),
-        _ => visible.nodes.iter().map(|n| n.kind.clone()).collect(),
-    };
-    if let Some(resolved) = &resolved {
-        styled.header.extend(views::caption_rows(&resolved.caption));
-        if let Some(rows) = &resolved.node_rows {
-            views::restyle(trace, &kinds, &mut styled.nodes, rows);
-        }
-    }
-    // The caller's hook runs last: it sees, and may undo, everything else.
-    if let Some(hook) = &options.node_spec {
-        views::restyle(trace, &kinds, &mut styled.nodes, hook);
-    }
+    restyle(trace, visible, options, resolved.as_ref(), &mut styled);
     tl_style::make_ids_unique(&mut styled.nodes);
     place_pictures(&mut styled)?;
     // One rank estimate serves the frames and the layout guard (margins do not change it).
@@ -431,7 +375,7 @@ pub fn draw_indexed(
     tl_layout::frames::widen_crossed_frames(&mut styled, &ranks);
     limits.check_cost(guard::layout_cost_with(&styled, &ranks))?;
     let cone = (options.show_cone && options.graph != GraphKind::Backward)
-        .then(|| cone_shading(index, &visible, &styled, &theme));
+        .then(|| cone_shading(index, visible, &styled, &theme));
     let mut dot = tl_dot_emit::emit(&styled);
     if let Some(cone) = &cone {
         // After the first comment line, which names the graph.
@@ -443,12 +387,109 @@ pub fn draw_indexed(
         census: style.interventions.then(|| tl_style::edits::census(trace)),
         cone,
         styled,
-        collapse_schedule,
+        collapse_schedule: shown.schedule,
         layout_engine: options.layout_engine,
         dpi: options.dpi,
     };
-    let forward = (options.graph != GraphKind::Backward).then_some(visible);
+    let forward = (options.graph != GraphKind::Backward).then_some(shown.visible);
     Ok((drawing, forward))
+}
+
+/// What a drawing shows: the schedule when a level was asked for, the visible graph and,
+/// rolled, each layer's pass labels.
+struct Shown {
+    schedule: Option<Schedule>,
+    visible: VisibleGraph,
+    pass_labels: Option<Vec<PassLabels>>,
+}
+
+/// The visible graph of `options` (or of `plan`, which replaces what `collapse=` and
+/// `fold_repeats=` would fold).
+fn what_is_shown(
+    index: &TraceIndex<'_>,
+    options: &Settings,
+    plan: Option<Plan>,
+) -> Result<Shown, DrawError> {
+    let schedule = match (options.collapse, &plan) {
+        (Collapse::None, _) | (_, Some(_)) => None,
+        _ => Some(Schedule::build_with(index, options.show_buffers)),
+    };
+    let plan = match plan {
+        Some(plan) => Some(plan),
+        None => plan_for(index, options, schedule.as_ref()),
+    };
+    let visibility = VisibilityOptions {
+        depth: options.depth,
+        buffers: options.show_buffers,
+        plan,
+        focus: options.module.clone(),
+    };
+    let refused =
+        |error: tl_collapse::VisibilityError| DrawError::invalid(error.code(), error.to_string());
+    let (visible, pass_labels) = if options.rolled {
+        // The plan is chosen on the unrolled graph and applied per module address.
+        let (visible, labels) = rolled_graph_with(index, &visibility).map_err(refused)?;
+        (visible, Some(labels))
+    } else {
+        let hidden = hidden_ops(index, options.show_buffers);
+        (
+            visible_graph_with(index, hidden, &visibility).map_err(refused)?,
+            None,
+        )
+    };
+    Ok(Shown {
+        schedule,
+        visible,
+        pass_labels,
+    })
+}
+
+/// The style stage's options from the drawing's.
+fn style_options(options: &Settings) -> Result<StyleOptions, DrawError> {
+    Ok(StyleOptions {
+        direction: options.direction.unwrap_or(match options.graph {
+            GraphKind::Forward => Direction::BottomUp,
+            GraphKind::Backward => Direction::TopDown,
+            GraphKind::Combined => Direction::LeftRight,
+        }),
+        node_label_fields: options.node_label_fields.clone(),
+        show_saved_for_backward: options.show_saved_for_backward,
+        show_redundant_args: options.show_redundant_args,
+        node_style: options.node_style,
+        show_legend: options.show_legend,
+        buffers: options.show_buffers,
+        show_input_photo: options.batch_render != BatchRender::ShapeOnly,
+        focus: options.module.clone(),
+        show_edge_shapes: options.show_edge_shapes,
+        encoding: options.encoding()?,
+        show_module_paths: options.show_module_paths,
+        show_grad_values: options.show_grad_values,
+        interventions: options.view == Some(View::Interventions),
+    })
+}
+
+/// A view's caption and rows, then the caller's hook, which runs last: it sees, and may
+/// undo, everything else. Hooks see forward nodes; backward steps carry no op record.
+fn restyle(
+    trace: &Trace,
+    visible: &VisibleGraph,
+    options: &Settings,
+    resolved: Option<&views::Resolved>,
+    styled: &mut StyledGraph,
+) {
+    let kinds: Vec<NodeKind> = match options.graph {
+        GraphKind::Backward => Vec::new(),
+        _ => visible.nodes.iter().map(|n| n.kind.clone()).collect(),
+    };
+    if let Some(resolved) = resolved {
+        styled.header.extend(views::caption_rows(&resolved.caption));
+        if let Some(rows) = &resolved.node_rows {
+            views::restyle(trace, &kinds, &mut styled.nodes, rows);
+        }
+    }
+    if let Some(hook) = &options.node_spec {
+        views::restyle(trace, &kinds, &mut styled.nodes, hook);
+    }
 }
 
 /// The nodes and arrows downstream of an edit, in translucent intervention colour.

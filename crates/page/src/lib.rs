@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use serde_json::{json, Value};
 use tl_collapse::schedule::{readable_band, Schedule};
 use tl_collapse::transitions::{after, plan_of, Move};
-use tl_collapse::{NodeKind, TraceIndex, VisibleGraph};
+use tl_collapse::{BufferVisibility, NodeKind, TraceIndex, VisibleGraph};
 use tl_drawing::options::Settings;
 use tl_drawing::{
     draw_indexed, through_links, Collapse, DrawError, DrawOptions, Drawing, GraphKind,
@@ -49,98 +49,24 @@ pub fn page(trace: &Trace, options: &DrawOptions) -> Result<String, DrawError> {
     }
     let explorable = settings.graph == GraphKind::Forward && settings.module.is_none();
     let (first, first_visible) = draw_indexed(&index, &options, None)?;
-    let mut drawn: Vec<(Drawing, Option<VisibleGraph>)> = Vec::new();
-    let mut links: Vec<Vec<Link>> = Vec::new();
-    let mut stops = Vec::new();
-    match (explorable, first_visible) {
-        (true, Some(first_visible)) => {
-            let schedule = Schedule::build_with(&index, settings.show_buffers);
-            let auto = schedule.auto(readable_band(trace)).t;
-            let (mut search, at) = Search::new(
-                std::iter::once(plan_of(&index, &first_visible))
-                    .chain(schedule.steps.iter().map(|step| step.plan.clone())),
-            );
-            for (step, &state) in schedule.steps.iter().zip(&at[1..]) {
-                stops.push(json!({
-                    "level": step.t,
-                    "nodes": step.visible,
-                    "folds": step.events,
-                    "auto": step.t == auto,
-                    "state": state,
-                }));
-            }
-            let roots = search.plans.len();
-            let mut spent = 0.0;
-            let mut first = Some((first, first_visible));
-            // Per plan found: where it is drawn (plans over the budget are not).
-            let mut drawn_as: Vec<Option<usize>> = Vec::new();
-            while let Some(at) = search.next() {
-                if drawn.len() >= search::STATE_LIMIT {
-                    break;
-                }
-                let (drawing, visible) = match first.take() {
-                    Some(drawn) => drawn,
-                    None => match draw_indexed(&index, &options, Some(search.plans[at].clone())) {
-                        Ok((drawing, Some(visible))) => (drawing, visible),
-                        Ok((_, None)) => continue, // not a forward drawing: never explored
-                        // Over the layout guard (a full-detail stop of a huge model, unless
-                        // forced): the page goes without it, and its slider says why.
-                        Err(error) if error.is_layout_refusal() => continue,
-                        Err(error) => return Err(error),
-                    },
-                };
-                if at >= roots {
-                    let cost = search::layout_seconds(&drawing.styled);
-                    if spent + cost > search::LAYOUT_BUDGET {
-                        // The plans still queued are reached from drawings as large or larger:
-                        // drawing each only to drop it cost GPT-2-48 ten seconds.
-                        break;
-                    }
-                    spent += cost;
-                }
-                let plan = search.plans[at].clone();
-                let moves = (0..visible.nodes.len())
-                    .map(Move::Open)
-                    .chain((0..visible.clusters.len()).map(Move::Close));
-                let mut state_links = Vec::new();
-                for step in moves {
-                    if let Some(next) = after(&index, &plan, &visible, &step) {
-                        let target = search.add(next, Some((at, visible.nodes.len())));
-                        state_links.push(Link { step, target });
-                    }
-                }
-                drawn_as.resize(drawn_as.len().max(at + 1), None);
-                drawn_as[at] = Some(drawn.len());
-                drawn.push((drawing, Some(visible)));
-                links.push(state_links);
-            }
-            // Links to plans never drawn (over the budget) are dropped: those boxes do not
-            // open here; the slider's finer stops show their insides.
-            for state_links in &mut links {
-                state_links.retain_mut(|link| match drawn_as.get(link.target).copied().flatten() {
-                    Some(state) => {
-                        link.target = state;
-                        true
-                    }
-                    None => false,
-                });
-            }
-            for stop in &mut stops {
-                let plan = stop["state"].as_u64().unwrap_or_default() as usize;
-                let state = drawn_as.get(plan).copied().flatten();
-                if let Some(state) = state {
-                    // What the stop's drawing shows (the schedule counts the unrolled graph,
-                    // and a rolled stop draws fewer).
-                    stop["nodes"] = json!(drawn[state].0.styled.nodes.len());
-                }
-                stop["state"] = json!(state);
-            }
-        }
-        (_, first_visible) => {
-            drawn.push((first, first_visible));
-            links.push(Vec::new());
-        }
-    }
+    let explored = match (explorable, first_visible) {
+        (true, Some(first_visible)) => explore(
+            &index,
+            &options,
+            settings.show_buffers,
+            (first, first_visible),
+        )?,
+        (_, first_visible) => Explored {
+            drawn: vec![(first, first_visible)],
+            links: vec![Vec::new()],
+            stops: Vec::new(),
+        },
+    };
+    let Explored {
+        drawn,
+        links,
+        stops,
+    } = explored;
     let svgs = lay_out(&drawn)?;
     let states: Vec<Value> = drawn
         .iter()
@@ -160,6 +86,123 @@ pub fn page(trace: &Trace, options: &DrawOptions) -> Result<String, DrawError> {
         "cone": { "present": edited && settings.graph != GraphKind::Backward, "shown": cone_shown },
     });
     Ok(template::html(&trace.model.class_name, &data))
+}
+
+/// The drawings a page holds, what a click on each leads to, and the slider's stops.
+struct Explored {
+    drawn: Vec<(Drawing, Option<VisibleGraph>)>,
+    links: Vec<Vec<Link>>,
+    stops: Vec<Value>,
+}
+
+/// Every schedule stop of a forward drawing, and the drawings reached from `first` and the
+/// stops by opening boxes and closing frames, breadth first within the layout budget.
+fn explore(
+    index: &TraceIndex<'_>,
+    options: &DrawOptions,
+    show_buffers: BufferVisibility,
+    first: (Drawing, VisibleGraph),
+) -> Result<Explored, DrawError> {
+    let trace = index.trace;
+    let mut drawn: Vec<(Drawing, Option<VisibleGraph>)> = Vec::new();
+    let mut links: Vec<Vec<Link>> = Vec::new();
+    let mut stops = Vec::new();
+    let (first, first_visible) = first;
+    let schedule = Schedule::build_with(index, show_buffers);
+    let auto = schedule.auto(readable_band(trace)).t;
+    let (mut search, at) = Search::new(
+        std::iter::once(plan_of(index, &first_visible))
+            .chain(schedule.steps.iter().map(|step| step.plan.clone())),
+    );
+    for (step, &state) in schedule.steps.iter().zip(&at[1..]) {
+        stops.push(json!({
+            "level": step.t,
+            "nodes": step.visible,
+            "folds": step.events,
+            "auto": step.t == auto,
+            "state": state,
+        }));
+    }
+    let roots = search.plans.len();
+    let mut spent = 0.0;
+    let mut first = Some((first, first_visible));
+    // Per plan found: where it is drawn (plans over the budget are not).
+    let mut drawn_as: Vec<Option<usize>> = Vec::new();
+    while let Some(at) = search.next() {
+        if drawn.len() >= search::STATE_LIMIT {
+            break;
+        }
+        let (drawing, visible) = match first.take() {
+            Some(drawn) => drawn,
+            None => match draw_indexed(index, options, Some(search.plans[at].clone())) {
+                Ok((drawing, Some(visible))) => (drawing, visible),
+                Ok((_, None)) => continue, // not a forward drawing: never explored
+                // Over the layout guard (a full-detail stop of a huge model, unless
+                // forced): the page goes without it, and its slider says why.
+                Err(error) if error.is_layout_refusal() => continue,
+                Err(error) => return Err(error),
+            },
+        };
+        if at >= roots {
+            let cost = search::layout_seconds(&drawing.styled);
+            if spent + cost > search::LAYOUT_BUDGET {
+                // The plans still queued are reached from drawings as large or larger:
+                // drawing each only to drop it cost GPT-2-48 ten seconds.
+                break;
+            }
+            spent += cost;
+        }
+        let plan = search.plans[at].clone();
+        let moves = (0..visible.nodes.len())
+            .map(Move::Open)
+            .chain((0..visible.clusters.len()).map(Move::Close));
+        let mut state_links = Vec::new();
+        for step in moves {
+            if let Some(next) = after(index, &plan, &visible, &step) {
+                let target = search.add(next, Some((at, visible.nodes.len())));
+                state_links.push(Link { step, target });
+            }
+        }
+        drawn_as.resize(drawn_as.len().max(at + 1), None);
+        drawn_as[at] = Some(drawn.len());
+        drawn.push((drawing, Some(visible)));
+        links.push(state_links);
+    }
+    renumber(&mut links, &mut stops, &drawn_as, &drawn);
+    Ok(Explored {
+        drawn,
+        links,
+        stops,
+    })
+}
+
+/// Points links and stops at the drawings' positions (`drawn_as`: per plan found, where it
+/// is drawn): links to plans never drawn (over the budget) are dropped, so those boxes do
+/// not open here (the slider's finer stops show their insides), and each stop counts what
+/// its drawing shows (the schedule counts the unrolled graph; a rolled stop draws fewer).
+fn renumber(
+    links: &mut [Vec<Link>],
+    stops: &mut [Value],
+    drawn_as: &[Option<usize>],
+    drawn: &[(Drawing, Option<VisibleGraph>)],
+) {
+    for state_links in links.iter_mut() {
+        state_links.retain_mut(|link| match drawn_as.get(link.target).copied().flatten() {
+            Some(state) => {
+                link.target = state;
+                true
+            }
+            None => false,
+        });
+    }
+    for stop in stops.iter_mut() {
+        let plan = stop["state"].as_u64().unwrap_or_default() as usize;
+        let state = drawn_as.get(plan).copied().flatten();
+        if let Some(state) = state {
+            stop["nodes"] = json!(drawn[state].0.styled.nodes.len());
+        }
+        stop["state"] = json!(state);
+    }
 }
 
 /// Writes [`page`] to `target` (a path [`tl_drawing::output_target`] chose) atomically,
