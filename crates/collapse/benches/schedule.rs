@@ -22,7 +22,7 @@ fn schedules(c: &mut Criterion) {
                 b.iter(|| {
                     Schedule::build(&trace, BufferVisibility::Meaningful)
                         .expect("a generated trace is valid")
-                        .steps
+                        .stops
                         .len()
                 })
             });

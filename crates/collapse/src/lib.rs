@@ -51,20 +51,20 @@ pub struct Plan {
     /// Module addresses drawn as one box each (per call for modules called several times).
     pub boxes: Vec<String>,
     /// Runs of consecutive sibling modules drawn as one dashed capsule each.
-    pub segments: Vec<Vec<String>>,
+    pub capsules: Vec<Vec<String>>,
     /// Runs of identical sibling modules drawn as the first one's box plus an ellipsis.
     pub folds: Vec<Vec<String>>,
     /// Runs of consecutive operations (labels) drawn as one dashed capsule each.
-    pub op_segments: Vec<Vec<String>>,
+    pub op_capsules: Vec<Vec<String>>,
 }
 
 impl Plan {
     /// True when the plan folds nothing.
     pub fn is_empty(&self) -> bool {
         self.boxes.is_empty()
-            && self.segments.is_empty()
+            && self.capsules.is_empty()
             && self.folds.is_empty()
-            && self.op_segments.is_empty()
+            && self.op_capsules.is_empty()
     }
 }
 
@@ -111,7 +111,7 @@ pub struct ModuleBox {
 
 /// A run of consecutive sibling modules drawn as one dashed capsule.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Segment {
+pub struct Capsule {
     /// Member addresses, in flow order.
     pub members: Vec<String>,
     /// Ops held, indices into `trace.ops`.
@@ -144,13 +144,13 @@ pub enum NodeKind {
     /// A whole module (or call) drawn as one box.
     ModuleBox(ModuleBox),
     /// A dashed capsule over a run of sibling modules.
-    Segment(Segment),
+    Capsule(Capsule),
     /// The ellipsis of a repeat fold.
     FoldEllipsis(FoldEllipsis),
     /// An outside op next to a focused module (index into `trace.ops`).
     Stub(usize, StubSide),
     /// A dashed capsule over a run of consecutive operations (indices into `trace.ops`).
-    OpSegment(Vec<usize>),
+    OpCapsule(Vec<usize>),
     /// A rolled layer: the indices of its passes, in order.
     Layer(Vec<usize>),
 }
@@ -161,9 +161,9 @@ impl NodeKind {
         match self {
             NodeKind::Op(op) | NodeKind::Stub(op, _) => vec![*op],
             NodeKind::ModuleBox(module_box) => module_box.ops.clone(),
-            NodeKind::Segment(segment) => segment.ops.clone(),
+            NodeKind::Capsule(capsule) => capsule.ops.clone(),
             NodeKind::FoldEllipsis(ellipsis) => ellipsis.ops.clone(),
-            NodeKind::Layer(passes) | NodeKind::OpSegment(passes) => passes.clone(),
+            NodeKind::Layer(passes) | NodeKind::OpCapsule(passes) => passes.clone(),
         }
     }
 }
@@ -321,14 +321,14 @@ pub(crate) fn boxable_stack<'a>(index: &'a TraceIndex<'_>, i: usize) -> &'a [usi
 enum Group<'t> {
     /// A module box: address and the call it stands for, if per call.
     Box(&'t str, Option<usize>),
-    /// A capsule, by index into the plan's segments.
-    Segment(usize),
+    /// A capsule, by index into the plan's capsules.
+    Capsule(usize),
     /// A fold's representative box, by fold index.
     FoldRepresentative(usize),
     /// A fold's ellipsis, by fold index.
     FoldEllipsis(usize),
-    /// A capsule over operations, by index into the plan's op segments.
-    OpSegment(usize),
+    /// A capsule over operations, by index into the plan's op capsules.
+    OpCapsule(usize),
 }
 
 /// Decides, per op, the group that holds it (if any).
@@ -337,14 +337,14 @@ struct Grouping<'i, 't> {
     /// The plan by module id: what each planned module belongs to.
     planned: Vec<Option<Planned>>,
     /// The plan's op capsules by op label.
-    op_segment_of: HashMap<&'t str, usize>,
+    op_capsule_of: HashMap<&'t str, usize>,
 }
 
 /// What a plan does with one module address.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Planned {
     Box,
-    Segment(usize),
+    Capsule(usize),
     Fold(usize, bool),
 }
 
@@ -362,9 +362,9 @@ pub(crate) fn index_plan(plan: Option<&Plan>, tree: &ModuleTree<'_>) -> Vec<Opti
         for address in &plan.boxes {
             set(address, Planned::Box);
         }
-        for (index, segment) in plan.segments.iter().enumerate() {
-            for address in segment {
-                set(address, Planned::Segment(index));
+        for (index, capsule) in plan.capsules.iter().enumerate() {
+            for address in capsule {
+                set(address, Planned::Capsule(index));
             }
         }
         for (index, fold) in plan.folds.iter().enumerate() {
@@ -397,14 +397,14 @@ impl<'t> Grouping<'_, 't> {
     }
 
     fn plan_group(&self, index: usize, op: &OpRecord) -> Option<Group<'t>> {
-        if let Some(&index) = self.op_segment_of.get(op.label.as_str()) {
-            return Some(Group::OpSegment(index));
+        if let Some(&index) = self.op_capsule_of.get(op.label.as_str()) {
+            return Some(Group::OpCapsule(index));
         }
         let path = self.index.tree.path_ids(index);
         // Capsules and folds take their members whole, own ops included.
         for &id in path {
             match self.planned[id as usize] {
-                Some(Planned::Segment(index)) => return Some(Group::Segment(index)),
+                Some(Planned::Capsule(index)) => return Some(Group::Capsule(index)),
                 Some(Planned::Fold(index, true)) => return Some(Group::FoldRepresentative(index)),
                 Some(Planned::Fold(index, false)) => return Some(Group::FoldEllipsis(index)),
                 _ => {}
@@ -442,10 +442,10 @@ pub fn visible_graph_with(
     let grouping = Grouping {
         index,
         planned: index_plan(options.plan.as_ref(), &index.tree),
-        op_segment_of: options
+        op_capsule_of: options
             .plan
             .iter()
-            .flat_map(|plan| plan.op_segments.iter().enumerate())
+            .flat_map(|plan| plan.op_capsules.iter().enumerate())
             .flat_map(|(index, labels)| labels.iter().map(move |label| (label.as_str(), index)))
             .collect(),
     };
@@ -507,9 +507,9 @@ pub fn visible_graph_with(
             node_of_op[i] = Some(node);
             match &mut nodes[node].kind {
                 NodeKind::ModuleBox(b) => b.ops.push(i),
-                NodeKind::Segment(s) => s.ops.push(i),
+                NodeKind::Capsule(s) => s.ops.push(i),
                 NodeKind::FoldEllipsis(f) => f.ops.push(i),
-                NodeKind::OpSegment(ops) => ops.push(i),
+                NodeKind::OpCapsule(ops) => ops.push(i),
                 NodeKind::Op(_) | NodeKind::Stub(..) | NodeKind::Layer(_) => {}
             }
             continue;
@@ -679,13 +679,13 @@ fn group_node(
             }),
             (*address).to_owned(),
         ),
-        Group::Segment(index) => {
-            let members = plan.expect("segments come from a plan").segments[*index].clone();
+        Group::Capsule(index) => {
+            let members = plan.expect("segments come from a plan").capsules[*index].clone();
             // Inside the frames of its members' parent (a capsule of `encoder.layers`'
             // children sits in the `@encoder.layers` frame, as rolled drawings put it).
             let anchor = members[0].clone();
             (
-                NodeKind::Segment(Segment {
+                NodeKind::Capsule(Capsule {
                     members,
                     ops: Vec::new(),
                 }),
@@ -707,8 +707,8 @@ fn group_node(
         }
         // Anchored at the deepest module all its operations ran in: the capsule stays in the
         // clusters they share (a run may cross module frames).
-        Group::OpSegment(segment) => {
-            let ops = &plan.expect("op segments come from a plan").op_segments[*segment];
+        Group::OpCapsule(capsule) => {
+            let ops = &plan.expect("op segments come from a plan").op_capsules[*capsule];
             let innermost = |label: &String| {
                 let op = &trace.ops[index.op(label).expect("planned ops exist")];
                 op.modules
@@ -734,7 +734,7 @@ fn group_node(
             } else {
                 format!("{shared}.")
             };
-            (NodeKind::OpSegment(Vec::new()), anchor)
+            (NodeKind::OpCapsule(Vec::new()), anchor)
         }
         Group::FoldEllipsis(index) => {
             let fold = &plan.expect("folds come from a plan").folds[*index];

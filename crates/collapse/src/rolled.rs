@@ -30,13 +30,13 @@ enum RolledKey<'t> {
     Layer(&'t str),
     /// A module box: every call of the module at this address.
     Box(&'t str),
-    /// A capsule over a run of sibling modules, by index into the plan's segments.
-    Segment(usize),
+    /// A capsule over a run of sibling modules, by index into the plan's capsules.
+    Capsule(usize),
     /// A repeat fold's representative box and its ellipsis, by fold index.
     FoldRepresentative(usize),
     FoldEllipsis(usize),
-    /// A capsule over operations, by index into the plan's op segments.
-    OpSegment(usize),
+    /// A capsule over operations, by index into the plan's op capsules.
+    OpCapsule(usize),
     /// Outside a focused module: all passes of one layer on one side.
     Stub(&'t str, StubSide),
 }
@@ -65,10 +65,10 @@ pub fn rolled_graph_with(
         None => None,
     };
     let planned = crate::index_plan(options.plan.as_ref(), &index.tree);
-    let op_segment_of: HashMap<&str, usize> = options
+    let op_capsule_of: HashMap<&str, usize> = options
         .plan
         .iter()
-        .flat_map(|plan| plan.op_segments.iter().enumerate())
+        .flat_map(|plan| plan.op_capsules.iter().enumerate())
         // A capsule of passes would hide the loop a rolled drawing exists to show: one over
         // operations that ran several times is left out, and its layers are drawn rolled.
         .filter(|(_, labels)| {
@@ -108,13 +108,13 @@ pub fn rolled_graph_with(
             }
         }
         if options.plan.is_some() {
-            if let Some(&k) = op_segment_of.get(op.label.as_str()) {
-                return Some(RolledKey::OpSegment(k));
+            if let Some(&k) = op_capsule_of.get(op.label.as_str()) {
+                return Some(RolledKey::OpCapsule(k));
             }
             let path = index.tree.path_ids(i);
             for &id in path {
                 match planned[id as usize] {
-                    Some(crate::Planned::Segment(k)) => return Some(RolledKey::Segment(k)),
+                    Some(crate::Planned::Capsule(k)) => return Some(RolledKey::Capsule(k)),
                     Some(crate::Planned::Fold(k, true)) => {
                         return Some(RolledKey::FoldRepresentative(k))
                     }
@@ -163,7 +163,7 @@ pub fn rolled_graph_with(
         if fold {
             plan.folds[k].clone()
         } else {
-            plan.segments[k].clone()
+            plan.capsules[k].clone()
         }
     };
     for (key, ops) in &groups {
@@ -175,11 +175,11 @@ pub fn rolled_graph_with(
         let anchor: Option<String> = match key {
             RolledKey::Layer(_) => None,
             RolledKey::Box(address) => Some((*address).to_owned()),
-            RolledKey::Segment(k) => Some(member_list(*k, false)[0].clone()),
+            RolledKey::Capsule(k) => Some(member_list(*k, false)[0].clone()),
             RolledKey::FoldRepresentative(k) | RolledKey::FoldEllipsis(k) => {
                 Some(member_list(*k, true)[0].clone())
             }
-            RolledKey::OpSegment(_) => Some(
+            RolledKey::OpCapsule(_) => Some(
                 trace.ops[first]
                     .modules
                     .last()
@@ -222,7 +222,7 @@ pub fn rolled_graph_with(
                 surfaced: Vec::new(),
                 fold_members: None,
             }),
-            RolledKey::Segment(k) => NodeKind::Segment(crate::Segment {
+            RolledKey::Capsule(k) => NodeKind::Capsule(crate::Capsule {
                 members: member_list(*k, false),
                 ops: ops.clone(),
             }),
@@ -240,7 +240,7 @@ pub fn rolled_graph_with(
                 members: member_list(*k, true)[1..].to_vec(),
                 ops: ops.clone(),
             }),
-            RolledKey::OpSegment(_) => NodeKind::OpSegment(ops.clone()),
+            RolledKey::OpCapsule(_) => NodeKind::OpCapsule(ops.clone()),
             RolledKey::Stub(_, side) => NodeKind::Stub(first, *side),
         };
         nodes.push(Node {

@@ -24,22 +24,22 @@ use crate::{
 
 /// One stop of the schedule.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Step {
+pub struct Stop {
     /// Level: 0.0 for the full drawing, 1.0 for `"max"`.
-    pub t: f64,
+    pub level: f64,
     /// Nodes drawn at this stop.
-    pub visible: usize,
+    pub nodes: usize,
     /// What is folded.
     pub plan: Plan,
     /// What this stop folds beyond the previous one (`module box @blocks.0`).
-    pub events: Vec<String>,
+    pub folds: Vec<String>,
 }
 
 /// The stops from the full drawing (first) to `"max"` (last).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Schedule {
-    /// Stops with strictly increasing `t` and strictly decreasing `visible`.
-    pub steps: Vec<Step>,
+    /// Stops with strictly increasing `level` and strictly decreasing `nodes`.
+    pub stops: Vec<Stop>,
 }
 
 /// Dominance limits and node-count ceilings of the max search, in order.
@@ -372,9 +372,9 @@ impl<'i, 't> Facts<'i, 't> {
     /// then the longest among the siblings left, until none is left: twelve encoder layers
     /// too many for one capsule become two. The children of a container that never ran
     /// (a `ModuleList` the model indexes) keep one capsule, the rest drawn as boxes.
-    fn segments(&self, boxes: &[String], limit: f64) -> Vec<Vec<String>> {
+    fn capsules(&self, boxes: &[String], limit: f64) -> Vec<Vec<String>> {
         let boxed: FxHashSet<&str> = boxes.iter().map(String::as_str).collect();
-        let mut segments = Vec::new();
+        let mut capsules = Vec::new();
         let mut parents: Vec<String> = boxes.iter().map(|b| parent_of(b)).collect();
         parents.dedup();
         for parent in parents {
@@ -386,13 +386,13 @@ impl<'i, 't> Facts<'i, 't> {
             let mut taken = vec![false; links.siblings.len()];
             while let Some((start, end)) = self.longest_segment(&links, &boxed, &taken, limit) {
                 taken[start..=end].iter_mut().for_each(|t| *t = true);
-                segments.push(links.siblings[start..=end].to_vec());
+                capsules.push(links.siblings[start..=end].to_vec());
                 if !ran {
                     break;
                 }
             }
         }
-        segments
+        capsules
     }
 
     /// The longest legal chain of boxed siblings none of which is `taken`.
@@ -524,11 +524,11 @@ impl<'i, 't> Facts<'i, 't> {
     /// Nodes drawn for a plan of boxes and capsules (no op capsules), without drawing: a
     /// capsule holds every drawn op of its members, own ops included.
     fn count_groups(&self, plan: &Plan) -> usize {
-        let in_segments: usize = plan
-            .segments
+        let in_capsules: usize = plan
+            .capsules
             .iter()
-            .map(|segment| {
-                let held: usize = segment
+            .map(|capsule| {
+                let held: usize = capsule
                     .iter()
                     .flat_map(|member| self.ops_in(member))
                     .filter(|&&op| !self.hidden[op])
@@ -536,7 +536,7 @@ impl<'i, 't> Facts<'i, 't> {
                 held.saturating_sub(1)
             })
             .sum();
-        self.count_boxes(&plan.boxes).saturating_sub(in_segments)
+        self.count_boxes(&plan.boxes).saturating_sub(in_capsules)
     }
 
     /// Box cost: lower folds earlier (drawing-spec 3.4: grain, generic, dominance).
@@ -569,28 +569,28 @@ fn max_plan(facts: &Facts<'_, '_>) -> (Plan, usize) {
     let mut best: Option<(Plan, usize)> = None;
     for (limit, ceiling) in LEVELS {
         let frontier = facts.frontier(limit);
-        let segments = facts.segments(&frontier, limit);
-        let in_segments: FxHashSet<&String> = segments.iter().flatten().collect();
+        let capsules = facts.capsules(&frontier, limit);
+        let in_capsules: FxHashSet<&String> = capsules.iter().flatten().collect();
         let boxes = frontier
             .iter()
-            .filter(|b| !in_segments.contains(b))
+            .filter(|b| !in_capsules.contains(b))
             .cloned()
             .collect();
         let mut plan = Plan {
             boxes,
-            segments,
+            capsules,
             ..Plan::default()
         };
         // Op capsules can at best fold the plain operations into pieces of the most a
         // capsule may hide: skip the exact (drawing) count when even that cannot bring the
         // plan within the ceiling.
         let groups: usize =
-            plan.boxes.iter().map(|b| facts.box_nodes(b)).sum::<usize>() + plan.segments.len();
+            plan.boxes.iter().map(|b| facts.box_nodes(b)).sum::<usize>() + plan.capsules.len();
         let plain = facts.count_groups(&plan).saturating_sub(groups);
         if groups + plain.div_ceil(facts.most_in_capsule(limit)) > ceiling {
             continue;
         }
-        plan.op_segments = facts.op_runs(&plan, limit);
+        plan.op_capsules = facts.op_runs(&plan, limit);
         let count = facts.count(&plan);
         let legal = (MIN_NODES..=ceiling).contains(&count);
         if legal && best.as_ref().is_none_or(|(_, c)| count < *c) {
@@ -629,20 +629,20 @@ impl Schedule {
         let facts = Facts::new(index, buffers);
         let full = facts.full;
         let (max, max_count) = max_plan(&facts);
-        let mut steps = vec![Step {
-            t: 0.0,
-            visible: full,
+        let mut stops = vec![Stop {
+            level: 0.0,
+            nodes: full,
             plan: Plan::default(),
-            events: Vec::new(),
+            folds: Vec::new(),
         }];
         if max_count >= full {
-            return Schedule { steps };
+            return Schedule { stops };
         }
-        // Interior steps: the max plan's modules boxed one at a time, cheapest first.
+        // Interior stops: the max plan's modules boxed one at a time, cheapest first.
         let mut events: Vec<String> = max
             .boxes
             .iter()
-            .chain(max.segments.iter().flatten())
+            .chain(max.capsules.iter().flatten())
             .cloned()
             .collect();
         let grain_target = events
@@ -668,62 +668,62 @@ impl Schedule {
             plan.boxes.push(address.clone());
             pending.push(format!("module box @{address}"));
             let visible = full - saved;
-            let previous = steps.last().map_or(usize::MAX, |s| s.visible);
+            let previous = stops.last().map_or(usize::MAX, |s| s.nodes);
             if visible < previous && visible > max_count {
-                steps.push(Step {
-                    t: level(full, visible, max_count),
-                    visible,
+                stops.push(Stop {
+                    level: level(full, visible, max_count),
+                    nodes: visible,
                     plan: plan.clone(),
-                    events: std::mem::take(&mut pending),
+                    folds: std::mem::take(&mut pending),
                 });
             }
         }
         pending.extend(
-            max.segments
+            max.capsules
                 .iter()
                 .map(|s| format!("segment {}", s.join(", "))),
         );
         pending.extend(
-            max.op_segments
+            max.op_capsules
                 .iter()
                 .map(|s| format!("op segment {} ... {}", s[0], s[s.len() - 1])),
         );
-        steps.push(Step {
-            t: 1.0,
-            visible: max_count,
+        stops.push(Stop {
+            level: 1.0,
+            nodes: max_count,
             plan: max,
-            events: pending,
+            folds: pending,
         });
-        Schedule { steps }
+        Schedule { stops }
     }
 
     /// The full drawing's stop.
-    pub fn none(&self) -> &Step {
-        &self.steps[0]
+    pub fn none(&self) -> &Stop {
+        &self.stops[0]
     }
 
     /// The `"max"` stop.
-    pub fn max(&self) -> &Step {
-        self.steps.last().expect("a schedule has at least one stop")
+    pub fn max(&self) -> &Stop {
+        self.stops.last().expect("a schedule has at least one stop")
     }
 
-    /// The stop for a level: the last stop whose `t` is at most `level`.
-    pub fn at(&self, level: f64) -> &Step {
+    /// The stop for a level: the last stop whose `level` is at most `level`.
+    pub fn at(&self, level: f64) -> &Stop {
         if level >= 1.0 {
             return self.max();
         }
-        self.steps
+        self.stops
             .iter()
             .rev()
-            .find(|step| step.t <= level)
+            .find(|stop| stop.level <= level)
             .unwrap_or(self.none())
     }
 
     /// `"auto"`: the first stop within the readable band, else `"max"`.
-    pub fn auto(&self, band: usize) -> &Step {
-        self.steps
+    pub fn auto(&self, band: usize) -> &Stop {
+        self.stops
             .iter()
-            .find(|step| step.visible <= band)
+            .find(|stop| stop.nodes <= band)
             .unwrap_or(self.max())
     }
 }

@@ -15,10 +15,10 @@ fn drawn_names(trace: &Trace, graph: &VisibleGraph) -> Vec<String> {
                 Some(call) => format!("[{}]", trace.module_calls[call].label),
                 None => format!("[{}]", module_box.address),
             },
-            NodeKind::Segment(segment) => format!("<{}>", segment.members.join(",")),
+            NodeKind::Capsule(capsule) => format!("<{}>", capsule.members.join(",")),
             NodeKind::FoldEllipsis(ellipsis) => format!("... +{}", ellipsis.members.len()),
             NodeKind::Stub(op, _) => format!("stub {}", trace.ops[*op].layer_label),
-            NodeKind::OpSegment(ops) => format!("<{} ops>", ops.len()),
+            NodeKind::OpCapsule(ops) => format!("<{} ops>", ops.len()),
             NodeKind::Layer(passes) => {
                 format!("{} x{}", trace.ops[passes[0]].layer_label, passes.len())
             }
@@ -255,7 +255,7 @@ fn every_op_is_drawn_boxed_or_hidden_exactly_once() {
 use crate::schedule::{readable_band, Schedule};
 
 fn counts(schedule: &Schedule) -> Vec<usize> {
-    schedule.steps.iter().map(|s| s.visible).collect()
+    schedule.stops.iter().map(|s| s.nodes).collect()
 }
 
 #[test]
@@ -264,7 +264,7 @@ fn stack8_schedule_has_the_guide_numbers() {
     let schedule = Schedule::build(&trace, BufferVisibility::Meaningful).unwrap();
     assert_eq!(counts(&schedule), [44, 41, 38, 35, 32, 29, 26, 23, 20, 9]);
     assert_eq!(
-        schedule.at(0.25).visible,
+        schedule.at(0.25).nodes,
         32,
         "0.25 boxes the first four blocks"
     );
@@ -272,20 +272,20 @@ fn stack8_schedule_has_the_guide_numbers() {
         schedule.at(0.25).plan.boxes,
         ["blocks.0", "blocks.1", "blocks.2", "blocks.3"]
     );
-    assert_eq!(schedule.at(0.5).visible, 20, "0.5 boxes all eight");
-    assert_eq!(schedule.at(0.0).visible, 44);
+    assert_eq!(schedule.at(0.5).nodes, 20, "0.5 boxes all eight");
+    assert_eq!(schedule.at(0.0).nodes, 44);
     let max = schedule.max();
     assert_eq!(
-        max.plan.segments,
+        max.plan.capsules,
         [vec![
             "blocks.0", "blocks.1", "blocks.2", "blocks.3", "blocks.4", "blocks.5"
         ]]
     );
     assert_eq!(max.plan.boxes, ["blocks.6", "blocks.7"]);
-    assert_eq!(schedule.auto(readable_band(&trace)).visible, 38);
-    let levels: Vec<f64> = schedule.steps.iter().map(|s| s.t).collect();
+    assert_eq!(schedule.auto(readable_band(&trace)).nodes, 38);
+    let levels: Vec<f64> = schedule.stops.iter().map(|s| s.level).collect();
     assert!(levels.windows(2).all(|w| w[0] < w[1]), "{levels:?}");
-    assert!((schedule.steps[4].t - 0.200668).abs() < 1e-3);
+    assert!((schedule.stops[4].level - 0.200668).abs() < 1e-3);
 }
 
 #[test]
@@ -331,7 +331,7 @@ fn the_readable_band_counts_every_record_as_torchlens_does() {
     assert_eq!(readable_band(&trace), 25);
     let schedule = Schedule::build(&trace, BufferVisibility::Meaningful).unwrap();
     let auto = schedule.auto(readable_band(&trace));
-    assert_eq!(auto.visible, 13);
+    assert_eq!(auto.nodes, 13);
     let mut boxes = auto.plan.boxes.clone();
     boxes.sort();
     assert_eq!(boxes, ["layer1", "layer2", "layer3", "layer4"]);
@@ -343,8 +343,8 @@ fn small_models_stay_whole_at_auto() {
         let trace = fixture(name);
         let schedule = Schedule::build(&trace, BufferVisibility::Meaningful).unwrap();
         assert_eq!(
-            schedule.auto(readable_band(&trace)).visible,
-            schedule.none().visible,
+            schedule.auto(readable_band(&trace)).nodes,
+            schedule.none().nodes,
             "{name}"
         );
     }

@@ -51,9 +51,9 @@ pub fn after(
                         .extend(children_with_ops(index, &module_box.address));
                 }
             }
-            NodeKind::Segment(segment) => {
-                let at = next.segments.iter().position(|s| *s == segment.members)?;
-                let members = next.segments.remove(at);
+            NodeKind::Capsule(capsule) => {
+                let at = next.capsules.iter().position(|s| *s == capsule.members)?;
+                let members = next.capsules.remove(at);
                 next.boxes.extend(members);
             }
             NodeKind::FoldEllipsis(ellipsis) => {
@@ -64,13 +64,13 @@ pub fn after(
                 let members = next.folds.remove(at);
                 next.boxes.extend(members);
             }
-            NodeKind::OpSegment(ops) => {
+            NodeKind::OpCapsule(ops) => {
                 let labels: Vec<&str> = ops
                     .iter()
                     .map(|&op| index.trace.ops[op].label.as_str())
                     .collect();
-                let at = next.op_segments.iter().position(|s| *s == labels)?;
-                next.op_segments.remove(at);
+                let at = next.op_capsules.iter().position(|s| *s == labels)?;
+                next.op_capsules.remove(at);
             }
             NodeKind::Op(_) | NodeKind::Stub(..) | NodeKind::Layer(_) => return None,
         },
@@ -84,9 +84,9 @@ pub fn after(
                         .is_some_and(|rest| rest.starts_with('.'))
             };
             next.boxes.retain(|b| !inside(b));
-            next.segments.retain(|s| !s.iter().any(inside));
+            next.capsules.retain(|s| !s.iter().any(inside));
             next.folds.retain(|f| !f.iter().any(inside));
-            next.op_segments.retain(|labels| {
+            next.op_capsules.retain(|labels| {
                 !labels.iter().all(|label| {
                     index
                         .op(label)
@@ -117,9 +117,9 @@ fn children_with_ops(index: &TraceIndex<'_>, address: &str) -> Vec<String> {
 pub fn canonical(mut plan: Plan) -> Plan {
     plan.boxes.sort();
     plan.boxes.dedup();
-    plan.segments.sort();
+    plan.capsules.sort();
     plan.folds.sort();
-    plan.op_segments.sort();
+    plan.op_capsules.sort();
     plan
 }
 
@@ -127,7 +127,7 @@ pub fn canonical(mut plan: Plan) -> Plan {
 pub fn key(plan: &Plan) -> String {
     format!(
         "{:?}|{:?}|{:?}|{:?}",
-        plan.boxes, plan.segments, plan.folds, plan.op_segments
+        plan.boxes, plan.capsules, plan.folds, plan.op_capsules
     )
 }
 
@@ -141,7 +141,7 @@ pub fn plan_of(index: &TraceIndex<'_>, visible: &VisibleGraph) -> Plan {
                 plan.boxes.push(module_box.address.clone());
             }
             NodeKind::ModuleBox(_) => {}
-            NodeKind::Segment(segment) => plan.segments.push(segment.members.clone()),
+            NodeKind::Capsule(capsule) => plan.capsules.push(capsule.members.clone()),
             NodeKind::FoldEllipsis(ellipsis) => {
                 // The fold's first member is drawn as a box beside it: a sibling of the
                 // others standing for all of them.
@@ -161,7 +161,7 @@ pub fn plan_of(index: &TraceIndex<'_>, visible: &VisibleGraph) -> Plan {
                 members.extend(ellipsis.members.iter().cloned());
                 plan.folds.push(members);
             }
-            NodeKind::OpSegment(ops) => plan.op_segments.push(
+            NodeKind::OpCapsule(ops) => plan.op_capsules.push(
                 ops.iter()
                     .map(|&op| index.trace.ops[op].label.clone())
                     .collect(),

@@ -190,25 +190,25 @@ proptest! {
     fn schedules_are_monotone_nested_and_accounted(children in prop::collection::vec(spec(), 1..5)) {
         let trace = build(&children);
         let schedule = Schedule::build(&trace, BufferVisibility::Meaningful).unwrap();
-        let steps = &schedule.steps;
+        let steps = &schedule.stops;
         for pair in steps.windows(2) {
-            prop_assert!(pair[0].visible > pair[1].visible, "a larger level never shows more");
-            prop_assert!(pair[0].t < pair[1].t);
-            let later: Vec<&String> = pair[1].plan.boxes.iter().chain(pair[1].plan.segments.iter().flatten()).collect();
+            prop_assert!(pair[0].nodes > pair[1].nodes, "a larger level never shows more");
+            prop_assert!(pair[0].level < pair[1].level);
+            let later: Vec<&String> = pair[1].plan.boxes.iter().chain(pair[1].plan.capsules.iter().flatten()).collect();
             for address in &pair[0].plan.boxes {
                 prop_assert!(later.contains(&address), "folded sets are nested: {address} unfolded");
             }
         }
         for step in steps {
             let options = VisibilityOptions { plan: Some(step.plan.clone()), ..VisibilityOptions::default() };
-            prop_assert_eq!(accounted(&trace, &options)?, step.visible);
+            prop_assert_eq!(accounted(&trace, &options)?, step.nodes);
         }
         for level in [0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0] {
-            prop_assert!(schedule.at(level).visible >= schedule.at((level + 0.1_f64).min(1.0)).visible);
+            prop_assert!(schedule.at(level).nodes >= schedule.at((level + 0.1_f64).min(1.0)).nodes);
         }
         let band = readable_band(&trace);
-        if steps.iter().any(|s| s.visible <= band) {
-            prop_assert!(schedule.auto(band).visible <= band);
+        if steps.iter().any(|s| s.nodes <= band) {
+            prop_assert!(schedule.auto(band).nodes <= band);
         }
     }
 
@@ -216,12 +216,12 @@ proptest! {
     fn rolled_drawings_of_every_stop_account_for_every_op(children in prop::collection::vec(spec(), 1..5)) {
         let trace = build(&children);
         let schedule = Schedule::build(&trace, BufferVisibility::Meaningful).unwrap();
-        for step in &schedule.steps {
+        for step in &schedule.stops {
             let options = VisibilityOptions { plan: Some(step.plan.clone()), ..VisibilityOptions::default() };
             let (graph, labels) = rolled_graph(&trace, &options).unwrap();
             prop_assert_eq!(labels.len(), graph.edges.len());
             // Single-pass traces roll to their unrolled drawing.
-            prop_assert_eq!(accounted_in(&trace, graph)?, step.visible);
+            prop_assert_eq!(accounted_in(&trace, graph)?, step.nodes);
         }
     }
 
@@ -252,28 +252,28 @@ fn every_committed_trace_keeps_the_schedule_promises() {
             continue; // a bundle
         };
         let schedule = Schedule::build(&trace, BufferVisibility::Meaningful).unwrap();
-        for pair in schedule.steps.windows(2) {
+        for pair in schedule.stops.windows(2) {
             assert!(
-                pair[0].visible > pair[1].visible && pair[0].t < pair[1].t,
+                pair[0].nodes > pair[1].nodes && pair[0].level < pair[1].level,
                 "{path:?}"
             );
             let later: Vec<&String> = pair[1]
                 .plan
                 .boxes
                 .iter()
-                .chain(pair[1].plan.segments.iter().flatten())
+                .chain(pair[1].plan.capsules.iter().flatten())
                 .collect();
             for address in &pair[0].plan.boxes {
                 assert!(later.contains(&address), "{path:?}: {address} unfolded");
             }
         }
-        for step in &schedule.steps {
+        for step in &schedule.stops {
             let options = VisibilityOptions {
                 plan: Some(step.plan.clone()),
                 ..VisibilityOptions::default()
             };
             let drawn = accounted(&trace, &options).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-            assert_eq!(drawn, step.visible, "{path:?} at t={}", step.t);
+            assert_eq!(drawn, step.nodes, "{path:?} at t={}", step.level);
         }
         checked += 1;
     }

@@ -537,13 +537,13 @@ fn plan_for(
         // "False never folds": a capsule over identical sibling blocks (`blocks.0-5 -- 6
         // blocks`) is a fold of repeats, so its blocks are drawn as boxes one by one.
         let runs = repeat_runs(index, options.show_buffers);
-        let (repeats, others): (Vec<_>, Vec<_>) = std::mem::take(&mut plan.segments)
+        let (repeats, others): (Vec<_>, Vec<_>) = std::mem::take(&mut plan.capsules)
             .into_iter()
-            .partition(|segment| {
+            .partition(|capsule| {
                 runs.iter()
-                    .any(|run| segment.iter().all(|member| run.contains(member)))
+                    .any(|run| capsule.iter().all(|member| run.contains(member)))
             });
-        plan.segments = others;
+        plan.capsules = others;
         plan.boxes.extend(repeats.into_iter().flatten());
     }
     if options.fold_repeats == Some(true) {

@@ -109,17 +109,17 @@ fn explore(
     let mut stops = Vec::new();
     let (first, first_visible) = first;
     let schedule = Schedule::build_with(index, show_buffers);
-    let auto = schedule.auto(readable_band(trace)).t;
+    let auto = schedule.auto(readable_band(trace)).level;
     let (mut search, at) = Search::new(
         std::iter::once(plan_of(index, &first_visible))
-            .chain(schedule.steps.iter().map(|step| step.plan.clone())),
+            .chain(schedule.stops.iter().map(|step| step.plan.clone())),
     );
-    for (step, &state) in schedule.steps.iter().zip(&at[1..]) {
+    for (step, &state) in schedule.stops.iter().zip(&at[1..]) {
         stops.push(json!({
-            "level": step.t,
-            "nodes": step.visible,
-            "folds": step.events,
-            "auto": step.t == auto,
+            "level": step.level,
+            "nodes": step.nodes,
+            "folds": step.folds,
+            "auto": step.level == auto,
             "state": state,
         }));
     }
@@ -338,7 +338,7 @@ fn state_json(
             let mut entry = json!({ "id": node.id, "rows": rows_text(node) });
             if let Some(drawn) = visible.nodes.get(i) {
                 entry["ops"] = json!(ranges(&drawn.kind.ops()));
-                if matches!(drawn.kind, NodeKind::OpSegment(_)) {
+                if matches!(drawn.kind, NodeKind::OpCapsule(_)) {
                     entry["kind"] = json!("capsule");
                 }
                 if let Some(module) = module_of(&drawn.kind) {
@@ -447,7 +447,7 @@ fn rows_text(node: &tl_style::StyledNode) -> Vec<String> {
 fn module_of(kind: &NodeKind) -> Option<String> {
     match kind {
         NodeKind::ModuleBox(module_box) => Some(module_box.address.clone()),
-        NodeKind::Segment(segment) => segment.members.first().cloned(),
+        NodeKind::Capsule(capsule) => capsule.members.first().cloned(),
         NodeKind::FoldEllipsis(ellipsis) => ellipsis.members.first().cloned(),
         _ => None,
     }

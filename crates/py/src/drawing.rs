@@ -128,23 +128,23 @@ impl NativeDrawing {
                 &built
             }
         };
-        let auto = schedule.auto(readable_band(trace)).t;
+        let auto = schedule.auto(readable_band(trace)).level;
         let drawn = match options.collapse {
-            Collapse::None => schedule.none().t,
+            Collapse::None => schedule.none().level,
             Collapse::Auto => auto,
-            Collapse::Max => schedule.max().t,
-            Collapse::Level(level) => schedule.at(level).t,
+            Collapse::Max => schedule.max().level,
+            Collapse::Level(level) => schedule.at(level).level,
         };
         Ok(schedule
-            .steps
+            .stops
             .iter()
             .map(|step| {
                 (
-                    step.t,
-                    step.visible,
-                    step.events.clone(),
-                    step.t == auto,
-                    step.t == drawn,
+                    step.level,
+                    step.nodes,
+                    step.folds.clone(),
+                    step.level == auto,
+                    step.level == drawn,
                 )
             })
             .collect())

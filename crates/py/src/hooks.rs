@@ -105,7 +105,7 @@ fn kind_name(kind: &NodeKind) -> &'static str {
     match kind {
         NodeKind::Op(_) => "op",
         NodeKind::ModuleBox(_) => "module",
-        NodeKind::Segment(_) | NodeKind::OpSegment(_) => "capsule",
+        NodeKind::Capsule(_) | NodeKind::OpCapsule(_) => "capsule",
         NodeKind::FoldEllipsis(_) => "fold",
         NodeKind::Stub(..) => "stub",
         NodeKind::Layer(_) => "layer",

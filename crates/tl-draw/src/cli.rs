@@ -289,15 +289,15 @@ fn schedule(trace: &Path, show_buffers: &str) -> Result<String, DrawError> {
     let trace = Trace::read(trace)?;
     let schedule = crate::Schedule::build(&trace, buffers)?;
     let band = crate::readable_band(&trace);
-    let auto = schedule.auto(band).t;
+    let auto = schedule.auto(band).level;
     let mut text = format!(
         "{}: collapse schedule (auto picks t={auto}, readable band {band} nodes)\n",
         trace.model.class_name
     );
-    for step in &schedule.steps {
-        text.push_str(&format!("t={:.6}  {:>5} nodes", step.t, step.visible));
-        if !step.events.is_empty() {
-            text.push_str(&format!("  {}", step.events.join("; ")));
+    for step in &schedule.stops {
+        text.push_str(&format!("t={:.6}  {:>5} nodes", step.level, step.nodes));
+        if !step.folds.is_empty() {
+            text.push_str(&format!("  {}", step.folds.join("; ")));
         }
         text.push('\n');
     }

@@ -22,7 +22,7 @@ pub mod cli;
 mod document;
 
 pub use document::{Caller, Drawn, Subject};
-pub use tl_collapse::schedule::{readable_band, Schedule, Step};
+pub use tl_collapse::schedule::{readable_band, Schedule, Stop};
 pub use tl_collapse::BufferVisibility;
 pub use tl_collapse::NodeKind;
 pub use tl_drawing::{

@@ -233,15 +233,15 @@ fn every_schedule_stop_of_every_real_fixture_draws_its_printed_count() {
         let trace = Trace::load(real(&name)).unwrap();
         let schedule =
             tl_draw::Schedule::build(&trace, tl_draw::BufferVisibility::Meaningful).unwrap();
-        for pair in schedule.steps.windows(2) {
+        for pair in schedule.stops.windows(2) {
             assert!(
-                pair[1].t > pair[0].t && pair[1].visible < pair[0].visible,
+                pair[1].level > pair[0].level && pair[1].nodes < pair[0].nodes,
                 "{name}"
             );
         }
-        for step in &schedule.steps {
+        for step in &schedule.stops {
             let options = DrawOptions::default()
-                .collapse(tl_draw::Collapse::Level(step.t))
+                .collapse(tl_draw::Collapse::Level(step.level))
                 .force(true);
             let drawing = draw(&trace, &options).unwrap();
             let drawn = drawing
@@ -250,7 +250,7 @@ fn every_schedule_stop_of_every_real_fixture_draws_its_printed_count() {
                 .iter()
                 .filter(|node| node.id != "tl_legend")
                 .count();
-            assert_eq!(drawn, step.visible, "{name} at t={}", step.t);
+            assert_eq!(drawn, step.nodes, "{name} at t={}", step.level);
         }
     }
 }
@@ -280,13 +280,13 @@ fn collapsed_drawings_are_as_condensed_as_torchlens() {
         let trace = Trace::load(real(&name)).unwrap();
         let schedule =
             tl_draw::Schedule::build(&trace, tl_draw::BufferVisibility::Meaningful).unwrap();
-        let ours = schedule.max().visible;
+        let ours = schedule.max().nodes;
         assert!(
             ours <= their_max,
             "{name}: max draws {ours} nodes, TorchLens {their_max}"
         );
         let band = tl_draw::readable_band(&trace);
-        let auto = schedule.auto(band).visible;
+        let auto = schedule.auto(band).nodes;
         assert!(
             auto <= band || auto == ours,
             "{name}: auto draws {auto} nodes, band {band}"

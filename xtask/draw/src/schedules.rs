@@ -57,26 +57,26 @@ pub fn report() -> Result<String> {
         let _ = writeln!(
             summary,
             "| {name} | {} / {} | {} (t={}) / {} | {} / {} | {} | {band} |",
-            schedule.none().visible,
+            schedule.none().nodes,
             reference("none"),
-            auto.visible,
-            auto.t,
+            auto.nodes,
+            auto.level,
             reference("auto"),
-            schedule.max().visible,
+            schedule.max().nodes,
             reference("max"),
-            schedule.steps.len(),
+            schedule.stops.len(),
         );
         let _ = writeln!(
             details,
             "\n### {name}\n\n| t | nodes | folds |\n|---|---|---|"
         );
-        for step in &schedule.steps {
+        for step in &schedule.stops {
             let _ = writeln!(
                 details,
                 "| {} | {} | {} |",
-                step.t,
-                step.visible,
-                shortened(&step.events)
+                step.level,
+                step.nodes,
+                shortened(&step.folds)
             );
         }
     }

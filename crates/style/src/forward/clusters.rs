@@ -34,7 +34,7 @@ pub(super) fn styled_cluster(
     };
     // A capsule is dashed whatever it holds: ask its operations instead.
     let without_input = |node: &StyledNode, kind: &NodeKind| match kind {
-        NodeKind::Segment(_) | NodeKind::OpSegment(_) => kind
+        NodeKind::Capsule(_) | NodeKind::OpCapsule(_) => kind
             .ops()
             .iter()
             .all(|&op| !index.trace().ops[op].has_input_ancestor),

@@ -11,7 +11,7 @@ pub(super) struct Used {
     pub(super) double_borders: bool,
     pub(super) cylinders: bool,
     pub(super) boxes: bool,
-    pub(super) segments: bool,
+    pub(super) capsules: bool,
     pub(super) folds: bool,
     pub(super) input_stubs: bool,
     pub(super) output_stubs: bool,
@@ -52,7 +52,7 @@ impl Used {
             (self.cylinders, "cylinder: a buffer version"),
             (self.boxes, "3-D box: a whole module"),
             (
-                self.segments,
+                self.capsules,
                 "dashed rounded box: a run of consecutive blocks",
             ),
             (self.folds, "... +N more: further identical modules"),

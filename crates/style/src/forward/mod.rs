@@ -5,7 +5,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use tl_collapse::rolled::{self, PassLabels};
 use tl_collapse::{
-    BufferVisibility, FoldEllipsis, ModuleBox, NodeKind, Segment, StubSide, TraceIndex,
+    BufferVisibility, Capsule, FoldEllipsis, ModuleBox, NodeKind, StubSide, TraceIndex,
     VisibleGraph,
 };
 use tl_trace_model::{ArmKind, ConditionKind, OpKind, OpRecord, PictureSource, ScalarValue, Trace};
@@ -196,7 +196,7 @@ pub fn style_forward(
             NodeKind::ModuleBox(module_box) => {
                 box_node(&index, visible, module_box, options, theme, &mut used)
             }
-            NodeKind::Segment(segment) => segment_node(&index, segment, theme, &mut used),
+            NodeKind::Capsule(capsule) => capsule_node(&index, capsule, theme, &mut used),
             NodeKind::FoldEllipsis(ellipsis) => ellipsis_node(&index, ellipsis, theme),
             NodeKind::Stub(op, side) => {
                 stub_node(&index, *op, *side, pass_labels.is_some(), theme, &mut used)
@@ -204,7 +204,7 @@ pub fn style_forward(
             NodeKind::Layer(passes) => {
                 layer_node(&index, visible, passes, options, theme, &mut used)
             }
-            NodeKind::OpSegment(ops) => op_segment_node(&index, ops, theme, &mut used),
+            NodeKind::OpCapsule(ops) => op_capsule_node(&index, ops, theme, &mut used),
         })
         .collect();
     for (styled, node) in nodes.iter_mut().zip(&visible.nodes) {

@@ -254,38 +254,38 @@ pub(super) fn member_range(members: &[String]) -> String {
     }
 }
 
-pub(super) fn segment_node(
+pub(super) fn capsule_node(
     index: &Index<'_, '_>,
-    segment: &Segment,
+    blocks: &Capsule,
     theme: &Theme,
     used: &mut Used,
 ) -> StyledNode {
     let trace = index.trace();
-    let params: u64 = segment
+    let params: u64 = blocks
         .members
         .iter()
         .map(|m| trace.modules[index.module(m.as_str())].num_params)
         .sum();
     let mut text = format!(
         "{} -- {} blocks",
-        member_range(&segment.members),
-        segment.members.len()
+        member_range(&blocks.members),
+        blocks.members.len()
     );
-    if let Some(contents) = contents_text(trace, &segment.ops) {
+    if let Some(contents) = contents_text(trace, &blocks.ops) {
         text.push_str(&format!(", {contents}"));
     }
     text.push_str(&format!(", {} params", format::compact_count(params)));
     capsule(
-        format!("segment:{}", segment.members.join(",")),
+        format!("segment:{}", blocks.members.join(",")),
         text,
-        segment.members.join(", "),
+        blocks.members.join(", "),
         theme,
         used,
     )
 }
 
 /// `conv2d_1_1 ... maxpool2d_1_4 -- 4 ops -- spans @conv1, @bn1, @relu, +1 more`.
-pub(super) fn op_segment_node(
+pub(super) fn op_capsule_node(
     index: &Index<'_, '_>,
     ops: &[usize],
     theme: &Theme,
@@ -337,7 +337,7 @@ pub(super) fn capsule(
     theme: &Theme,
     used: &mut Used,
 ) -> StyledNode {
-    used.segments = true;
+    used.capsules = true;
     StyledNode {
         dashed: true,
         rounded: true,
