@@ -14,7 +14,7 @@ METRICS = ("relative_l2", "cosine", "pearson")
 
 
 def _metric(name: str, a: torch.Tensor, b: torch.Tensor) -> float:
-    """The bundle-diff metrics of TorchLens 2.36.1 (drawing-spec section 7.2)."""
+    """The bundle-diff metrics of TorchLens 2.36.1 (the guide's "Comparing runs", graph="diff")."""
     a = a.flatten()
     b = b.flatten()
     if a.numel() <= 1 and b.numel() <= 1:

@@ -1,4 +1,4 @@
-//! What a backward drawing shows (`graph="backward"`, drawing-spec 4.5): one node per
+//! What a backward drawing shows (`graph="backward"`, the guide's "The backward pass"): one node per
 //! autograd step (grad_fn), or, when the trace holds two or more backward passes, one node
 //! per step and pass with each pass in its own box; arrows from each step to the steps it
 //! passes gradients to, accumulations into parameters marked.

@@ -1,6 +1,6 @@
 //! Repeat folding (`fold_repeats=`): runs of at least three identical sibling modules that
 //! chain into each other, drawn as the first member's box plus `... +N more Class`
-//! (drawing-spec 3.7).
+//! (the guide's "Collapsing large models", fold_repeats=).
 
 use tl_trace_model::OpKind;
 

@@ -1,8 +1,9 @@
 //! Decides what a drawing shows: which operations are drawn, which are hidden with the
 //! buffers, which modules are folded into one box, which runs of blocks become one dashed
 //! capsule or one repeat fold, which open module calls become clusters, which nodes a
-//! module focus keeps, and which arrows connect the drawn nodes (drawing-spec sections 3,
-//! 4.1, 4.2, 4.4 and 4.5).
+//! module focus keeps, and which arrows connect the drawn nodes (the guide's "Module depth",
+//! "Collapsing large models", "Focusing on one module", "Loops", "Buffers" and "The
+//! backward pass": `docs/guides/drawing.md`).
 //!
 //! It reads a validated [`Trace`] (the entry points that take a `&Trace` validate it and
 //! return its named error) and knows nothing of styles or DOT. [`visible_graph`] applies
@@ -274,7 +275,7 @@ pub fn hidden_ops(index: &TraceIndex<'_>, buffers: BufferVisibility) -> Vec<bool
 }
 
 /// Whether op `i` is drawn beside the box of its innermost module rather than in it
-/// (drawing-spec 3.2). An atomic module's op is: a leaf module's work is one rectangle,
+/// (the guide's "Module depth": a block's own op stays beside its box). An atomic module's op is: a leaf module's work is one rectangle,
 /// never a box of its own. The single op a block runs itself is when it joins something
 /// from outside the block (a residual add, so the skip arrow stays in sight: "each block's
 /// residual add stays visible beside its box"); one that reads only from inside the block

@@ -1,5 +1,5 @@
 //! Rolled drawings (`rolled=True`): one node per layer instead of one per pass, with the
-//! pass facts the labels need (drawing-spec 4.2): which passes of a layer feed which passes
+//! pass facts the labels need (the guide's "Loops: unrolled and rolled"): which passes of a layer feed which passes
 //! of another, and the independent call groups of a layer's module.
 
 use std::collections::{HashMap, HashSet};

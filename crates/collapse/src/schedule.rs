@@ -1,5 +1,5 @@
 //! The collapse schedule: folding steps ordered cheapest-first, mapped to levels 0.0..=1.0
-//! by equal ratios, with `"auto"` and `"max"` (drawing-spec 3.3-3.6).
+//! by equal ratios, with `"auto"` and `"max"` (the guide's "Collapsing large models").
 //!
 //! `max` is the most condensed legal plan: modules are boxed from the top of the tree down
 //! wherever a box hides at most a dominance limit of the operations (0.60, then 0.75), and
@@ -539,7 +539,7 @@ impl<'i, 't> Facts<'i, 't> {
         self.count_boxes(&plan.boxes).saturating_sub(in_capsules)
     }
 
-    /// Box cost: lower folds earlier (drawing-spec 3.4: grain, generic, dominance).
+    /// Box cost: lower folds earlier (the guide's collapse schedule: grain, generic, dominance).
     fn cost(&self, address: &str, grain_target: f64) -> f64 {
         let grain = ((1.0 + self.held(address) as f64).log2() - grain_target).powi(2)
             / 65f64.log2().powi(2);

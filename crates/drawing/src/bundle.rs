@@ -1,4 +1,4 @@
-//! Bundle drawings (drawing-spec 7): `graph="diff"` draws the model once with each
+//! Bundle drawings (the guide's "Comparing runs"): `graph="diff"` draws the model once with each
 //! operation coloured by how much its output (or gradient) changed between the members,
 //! from the differences the bundle file carries; `graph="forward" | "backward" |
 //! "combined"` draw the members' union graph with each node listing the members that ran

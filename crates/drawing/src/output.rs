@@ -1,4 +1,4 @@
-//! Where and in which format a drawing is written (drawing-spec 8.2): the formats, the
+//! Where and in which format a drawing is written (the guide's file rules ("Other options")): the formats, the
 //! extensions they answer to, and the path rules.
 
 use std::path::{Path, PathBuf};
@@ -115,7 +115,7 @@ fn is_format_extension(extension: &str) -> bool {
         || REFUSED.iter().any(|(name, _)| *name == extension)
 }
 
-/// Where and in which format a drawing is written (drawing-spec 8.2): `file_format` wins,
+/// Where and in which format a drawing is written (the guide's file rules ("Other options")): `file_format` wins,
 /// else a format's extension picks the format, else PDF. A format's extension is replaced
 /// by the format's (`-o x.png --file-format svg` writes `x.svg`); any other suffix is kept
 /// (`model.v2` -> `model.v2.pdf`). An extension of a format tl-draw does not write

@@ -1,4 +1,4 @@
-//! Ready-made views (`view=`; drawing-spec section 5): each answers one question with a
+//! Ready-made views (`view=`; the guide's "Ready-made views"): each answers one question with a
 //! bundle of settings, caption lines printed under the header, and rows or marks on chosen
 //! nodes. A view only fills in options the caller did not set (any keyword passed wins),
 //! and refuses, naming a remedy, when the trace lacks what its question needs.

@@ -1,5 +1,5 @@
 //! The layout engine's `json` output: the bounding box and, per graph, cluster, node and
-//! edge, the xdot drawing operations (drawing-spec stack notes). Written here because the
+//! edge, the xdot drawing operations (the layout engine's `-Tjson` output). Written here because the
 //! `xdot` crate is GPL-3.0.
 
 use serde::Deserialize;

@@ -1,5 +1,5 @@
 //! The argument row: which captured arguments are shown, in what order, and how values
-//! read (drawing-spec 2.4, with the guide's rule that defaults are never shown).
+//! read (the guide's argument row ("Reading a node"), with the guide's rule that defaults are never shown).
 
 use tl_trace_model::{ArgValue, OpRecord};
 

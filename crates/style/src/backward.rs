@@ -1,5 +1,5 @@
 //! Styling of backward drawings (`graph="backward"`) and of the backward half of combined
-//! drawings (`graph="combined"`; drawing-spec 4.5): one oval per autograd step with its
+//! drawings (`graph="combined"`; the guide's "The backward pass"): one oval per autograd step with its
 //! rows, arrows in the backward colour, dotted `accum` arrows into parameters, one dashed
 //! box per backward pass when there are several, and the backward key.
 

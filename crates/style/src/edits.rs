@@ -1,4 +1,4 @@
-//! Edits on a forked trace (drawing-spec 4.7, 5.3, 5.4): the header line
+//! Edits on a forked trace (the guide's "What an edit changed"): the header line
 //! `1 edit: Δ zero_ablate on linear_1_1`, the edited nodes marked in the theme's
 //! intervention colour with the edit's name, `view="interventions"` marks (edited ops,
 //! ops whose value changed against the clean run, boxes taking the marks of what they

@@ -1,4 +1,4 @@
-//! Colour and size by value (`color_by=`, `size_by=`, `size_scale=`; drawing-spec section 6).
+//! Colour and size by value (`color_by=`, `size_by=`, `size_scale=`; the guide's "Colour and size by any value").
 //!
 //! A [`ValueSource`] reads one number per drawn operation: a built-in (`time`, `bytes`,
 //! `flops`, `magnitude`, `grad_norm`, and `dims` for size), any numeric field of the op

@@ -1,4 +1,4 @@
-//! Number and text formats of node rows and headers (drawing-spec section 2.3).
+//! Number and text formats of node rows and headers (the guide's number formats ("Reading a node")).
 
 /// Whether `ch` is a control character that must be shown, not passed on: C0 controls but
 /// tab, line feed and carriage return (which each output handles itself), DEL, the C1

@@ -3,7 +3,7 @@
 //! It takes a [`tl_collapse::VisibleGraph`] (what is drawn) and produces a
 //! [`StyledGraph`] (rows, shapes, fills, borders, arrow labels, clusters, header, key) for
 //! `tl-dot-emit`. It never lays out or paints anything. It owns the text formats of rows and
-//! headers (drawing-spec 2.3), the argument row rules (2.4), themes read from the data
+//! headers (the guide's number formats), the argument row rules (2.4), themes read from the data
 //! files in `themes/`, the forward drawing's node rules (2.2-2.13, 4.3-4.11), the backward
 //! and combined drawings (4.5), edit marks (4.7, 5.3) and colour and size by value (6).
 //!

@@ -2,7 +2,7 @@
 
 use serde::Deserialize;
 
-/// Colours of semantic roles (drawing-spec 2.7, 2.12).
+/// Colours of semantic roles (the guide's "Fills and the key" and "Themes").
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RoleColors {

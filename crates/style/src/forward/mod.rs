@@ -1,5 +1,6 @@
 //! Styling of the forward drawing: node rows, shapes, fills and borders, arrow labels,
-//! module clusters, the header and the key (drawing-spec sections 2 and 4.3-4.11).
+//! module clusters, the header and the key (the guide's "Reading a node", "Fills and the key",
+//! "Branches", "Choosing what each node shows" and "Profiling rows").
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -44,7 +45,7 @@ const MIDPOINT_LABEL_PARENTS: usize = 4;
 struct Index<'i, 't> {
     shared: &'i TraceIndex<'t>,
     buffer_versions: HashMap<&'t str, u32>,
-    /// Deepest module depth below the root, minus one (drawing-spec 2.10).
+    /// Deepest module depth below the root, minus one (the guide's module frames ("Module depth")).
     deepest: u32,
 }
 

@@ -121,7 +121,7 @@ pub fn condition_word(kind: &ConditionKind) -> &'static str {
     }
 }
 
-/// Is this op drawn as a module-output rectangle (drawing-spec 2.5)?
+/// Is this op drawn as a module-output rectangle (the guide's address row ("Reading a node"))?
 pub(super) fn is_module_rectangle(
     index: &Index<'_, '_>,
     visible: &VisibleGraph,
