@@ -60,6 +60,64 @@ pub fn rolled_graph_with(
 ) -> Result<(VisibleGraph, Vec<PassLabels>), VisibilityError> {
     let trace = index.trace;
     let hidden = hidden_ops(index, options.buffers);
+    let groups = rolled_groups(index, options, &hidden)?;
+    let first_call_of: HashMap<&str, usize> = first_calls(trace);
+    let (mut nodes, mut chains, node_of_op) =
+        rolled_nodes(index, options.plan.as_ref(), &groups, &first_call_of);
+    // Ops of a boxed module drawn beside its box.
+    let boxes: HashMap<String, usize> = nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(position, node)| match &node.kind {
+            NodeKind::ModuleBox(b) => Some((b.address.clone(), position)),
+            _ => None,
+        })
+        .collect();
+    for (i, node) in node_of_op.iter().enumerate() {
+        let drawn_alone = node.is_some_and(|node| matches!(nodes[node].kind, NodeKind::Layer(_)));
+        if drawn_alone {
+            for address in index.tree.path(i) {
+                if let Some(&position) = boxes.get(*address) {
+                    if let NodeKind::ModuleBox(b) = &mut nodes[position].kind {
+                        b.surfaced.push(i);
+                    }
+                }
+            }
+        }
+    }
+    // A box shares its module's cluster with the layers surfaced beside it, as unrolled.
+    for (position, node) in nodes.iter().enumerate() {
+        if let NodeKind::ModuleBox(b) = &node.kind {
+            if let (false, Some(&call)) =
+                (b.surfaced.is_empty(), first_call_of.get(b.address.as_str()))
+            {
+                chains[position].push(call);
+            }
+        }
+    }
+
+    let clusters = assign_clusters(&mut nodes, &chains, trace.module_calls.len());
+    let (edges, labels) = pass_labelled_edges(index, &nodes, &node_of_op);
+    Ok((
+        VisibleGraph {
+            nodes,
+            edges,
+            clusters,
+            hidden,
+            node_of_op,
+        },
+        labels,
+    ))
+}
+
+/// The ops each rolled node draws, by what it stands for (in op order): a layer, a box, a
+/// capsule, a fold, a stub; hidden ops and ops outside a focus are in none.
+fn rolled_groups<'a>(
+    index: &'a TraceIndex<'_>,
+    options: &VisibilityOptions,
+    hidden: &[bool],
+) -> Result<IndexMap<RolledKey<'a>, Vec<usize>>, VisibilityError> {
+    let trace = index.trace;
     let inside = match &options.focus {
         Some(address) => Some(crate::focus_members(trace, &index.tree, address)?),
         None => None,
@@ -150,14 +208,21 @@ pub fn rolled_graph_with(
             groups.entry(key).or_default().push(i);
         }
     }
+    Ok(groups)
+}
+
+/// One node per group, with the chain of module calls (by each address's first call) around
+/// it, and the node drawing each op.
+fn rolled_nodes(
+    index: &TraceIndex<'_>,
+    plan: Option<&crate::Plan>,
+    groups: &IndexMap<RolledKey<'_>, Vec<usize>>,
+    first_call_of: &HashMap<&str, usize>,
+) -> (Vec<Node>, Vec<Vec<usize>>, Vec<Option<usize>>) {
+    let trace = index.trace;
     let mut node_of_op = vec![None; trace.ops.len()];
     let mut nodes = Vec::new();
     let mut chains: Vec<Vec<usize>> = Vec::new();
-    let mut first_call_of: HashMap<&str, usize> = HashMap::new();
-    for (i, call) in trace.module_calls.iter().enumerate() {
-        first_call_of.entry(call.address.as_str()).or_insert(i);
-    }
-    let plan = options.plan.as_ref();
     let member_list = |k: usize, fold: bool| -> Vec<String> {
         let plan = plan.expect("plan groups come from a plan");
         if fold {
@@ -166,7 +231,7 @@ pub fn rolled_graph_with(
             plan.capsules[k].clone()
         }
     };
-    for (key, ops) in &groups {
+    for (key, ops) in groups {
         for &op in ops {
             node_of_op[op] = Some(nodes.len());
         }
@@ -248,41 +313,27 @@ pub fn rolled_graph_with(
             cluster: None,
         });
     }
-    // Ops of a boxed module drawn beside its box.
-    let boxes: HashMap<String, usize> = nodes
-        .iter()
-        .enumerate()
-        .filter_map(|(position, node)| match &node.kind {
-            NodeKind::ModuleBox(b) => Some((b.address.clone(), position)),
-            _ => None,
-        })
-        .collect();
-    for (i, node) in node_of_op.iter().enumerate() {
-        let drawn_alone = node.is_some_and(|node| matches!(nodes[node].kind, NodeKind::Layer(_)));
-        if drawn_alone {
-            for address in index.tree.path(i) {
-                if let Some(&position) = boxes.get(*address) {
-                    if let NodeKind::ModuleBox(b) = &mut nodes[position].kind {
-                        b.surfaced.push(i);
-                    }
-                }
-            }
-        }
-    }
-    // A box shares its module's cluster with the layers surfaced beside it, as unrolled.
-    for (position, node) in nodes.iter().enumerate() {
-        if let NodeKind::ModuleBox(b) = &node.kind {
-            if let (false, Some(&call)) =
-                (b.surfaced.is_empty(), first_call_of.get(b.address.as_str()))
-            {
-                chains[position].push(call);
-            }
-        }
-    }
+    (nodes, chains, node_of_op)
+}
 
-    let clusters = assign_clusters(&mut nodes, &chains, trace.module_calls.len());
+/// Each address's first module call (a rolled frame stands for every call of its module).
+fn first_calls(trace: &tl_trace_model::Trace) -> HashMap<&str, usize> {
+    let mut first_call_of: HashMap<&str, usize> = HashMap::new();
+    for (i, call) in trace.module_calls.iter().enumerate() {
+        first_call_of.entry(call.address.as_str()).or_insert(i);
+    }
+    first_call_of
+}
+
+/// The arrows between rolled nodes, each with its pass labels.
+fn pass_labelled_edges(
+    index: &TraceIndex<'_>,
+    nodes: &[Node],
+    node_of_op: &[Option<usize>],
+) -> (Vec<Edge>, Vec<PassLabels>) {
+    let trace = index.trace;
     // Every dataflow pair between two layers, so the pass labels can be read off them.
-    let mut edges = merge_edges(index, &node_of_op, true);
+    let mut edges = merge_edges(index, node_of_op, true);
     // A layer may feed its own next pass; what runs inside a box stays inside it.
     edges
         .retain(|edge| edge.from != edge.to || matches!(nodes[edge.from].kind, NodeKind::Layer(_)));
@@ -318,16 +369,7 @@ pub fn rolled_graph_with(
             Edge { from, to, pairs }
         })
         .collect();
-    Ok((
-        VisibleGraph {
-            nodes,
-            edges,
-            clusters,
-            hidden,
-            node_of_op,
-        },
-        labels,
-    ))
+    (edges, labels)
 }
 
 /// The independent call groups of a layer whose passes share exactly one module address:
