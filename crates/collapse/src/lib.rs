@@ -479,6 +479,46 @@ pub fn visible_graph_with(
     }
 
     // 2. Nodes in execution order; a group appears where its first drawn op ran.
+    let (mut nodes, mut node_of_op, mut chains) =
+        place_nodes(index, options, &groups, &used, &hidden, inside.as_deref());
+    surface_beside_boxes(index, &mut nodes, &node_of_op, &mut chains);
+
+    // 3. Focus stubs: one per outside op that feeds, or reads from, the focused module.
+    if let Some(inside) = &inside {
+        add_stubs(
+            index,
+            inside,
+            &hidden,
+            &mut nodes,
+            &mut node_of_op,
+            &mut chains,
+        );
+    }
+
+    let clusters = assign_clusters(&mut nodes, &chains, trace.module_calls.len());
+    let edges = merge_edges(index, &node_of_op, false);
+
+    Ok(VisibleGraph {
+        nodes,
+        edges,
+        clusters,
+        hidden,
+        node_of_op,
+    })
+}
+
+/// The drawn nodes in execution order (a group where its first drawn op ran, every other
+/// shown op alone), the node of each op, and each node's chain of open module calls.
+fn place_nodes(
+    index: &TraceIndex<'_>,
+    options: &VisibilityOptions,
+    groups: &[Option<Group<'_>>],
+    used: &HashMap<&Group<'_>, usize>,
+    hidden: &[bool],
+    inside: Option<&[bool]>,
+) -> (Vec<Node>, Vec<Option<usize>>, Vec<Vec<usize>>) {
+    let trace = index.trace;
+    let in_view = |i: usize| inside.is_none_or(|inside| inside[i]);
     let mut nodes: Vec<Node> = Vec::new();
     let mut node_of_op: Vec<Option<usize>> = vec![None; trace.ops.len()];
     let mut node_of_group: HashMap<Group<'_>, usize> = HashMap::default();
@@ -536,7 +576,17 @@ pub fn visible_graph_with(
         chains.push(stack[..open].to_vec());
         node_of_op[i] = Some(nodes.len() - 1);
     }
-    // Ops of a boxed module drawn outside its box are "surfaced": the counts leave them out.
+    (nodes, node_of_op, chains)
+}
+
+/// Ops of a boxed module drawn outside its box are "surfaced": the counts leave them out,
+/// and they stay with the box in the boxed call's cluster.
+fn surface_beside_boxes(
+    index: &TraceIndex<'_>,
+    nodes: &mut [Node],
+    node_of_op: &[Option<usize>],
+    chains: &mut [Vec<usize>],
+) {
     let mut boxes_of: HashMap<String, Vec<usize>> = HashMap::default();
     for (position, node) in nodes.iter().enumerate() {
         if let NodeKind::ModuleBox(module_box) = &node.kind {
@@ -582,29 +632,6 @@ pub fn visible_graph_with(
             }
         }
     }
-
-    // 3. Focus stubs: one per outside op that feeds, or reads from, the focused module.
-    if let Some(inside) = &inside {
-        add_stubs(
-            index,
-            inside,
-            &hidden,
-            &mut nodes,
-            &mut node_of_op,
-            &mut chains,
-        );
-    }
-
-    let clusters = assign_clusters(&mut nodes, &chains, trace.module_calls.len());
-    let edges = merge_edges(index, &node_of_op, false);
-
-    Ok(VisibleGraph {
-        nodes,
-        edges,
-        clusters,
-        hidden,
-        node_of_op,
-    })
 }
 
 /// Clusters: the open calls (each node's `chain`, outermost first) holding at least two

@@ -63,7 +63,32 @@ pub(crate) fn backward_parts(
     first_cluster: usize,
 ) -> BackwardParts {
     let any_higher_order = view.nodes.iter().any(|n| step(trace, n).order > 1);
-    let clusters: Vec<StyledCluster> = if view.passes > 1 {
+    let nodes: Vec<StyledNode> = view
+        .nodes
+        .iter()
+        .map(|node| {
+            step_node(
+                trace,
+                view,
+                node,
+                any_higher_order,
+                options,
+                theme,
+                first_cluster,
+            )
+        })
+        .collect();
+    BackwardParts {
+        clusters: pass_frames(view, theme),
+        edges: step_edges(view, &nodes, first_node),
+        key: backward_key(trace, view, any_higher_order),
+        nodes,
+    }
+}
+
+/// One dashed frame per backward pass, when there are several.
+fn pass_frames(view: &BackwardView, theme: &Theme) -> Vec<StyledCluster> {
+    if view.passes > 1 {
         (1..=view.passes)
             .map(|pass| StyledCluster {
                 id: format!("cluster_backward_pass_{pass}"),
@@ -80,81 +105,90 @@ pub(crate) fn backward_parts(
             .collect()
     } else {
         Vec::new()
+    }
+}
+
+/// One autograd step: its name and marks, order, passes, forward layer, gradient shape, and
+/// the opt-in module, parameter and value rows.
+fn step_node(
+    trace: &Trace,
+    view: &BackwardView,
+    node: &StepNode,
+    any_higher_order: bool,
+    options: &StyleOptions,
+    theme: &Theme,
+    first_cluster: usize,
+) -> StyledNode {
+    let record = step(trace, node);
+    let mut title = String::new();
+    if record.forward_layer.is_none() {
+        title.push_str("[i] ");
+    }
+    title.push_str(&record.label);
+    if record.is_custom {
+        title.push_str(" [custom]");
+    }
+    let mut rows = vec![Row::bold(title)];
+    if any_higher_order {
+        rows.push(Row::plain(format!("order {}", record.order)));
+    }
+    if view.passes > 1 {
+        let passes: Vec<u32> = match node.pass {
+            Some(pass) => vec![pass],
+            None => record.calls.iter().map(|c| c.pass).collect(),
+        };
+        rows.push(Row::plain(format!(
+            "bwd {}",
+            format::compact_ranges(&passes)
+        )));
+    }
+    if let Some(layer) = &record.forward_layer {
+        rows.push(Row::plain(format!("@{layer}")));
+    }
+    let grad = grad_output(record, node.pass);
+    if let Some(grad) = grad {
+        rows.push(Row::plain(format!("grad {}", format::shape(&grad.shape))));
+    }
+    if options.show_module_paths {
+        if let Some(module) = &record.module {
+            rows.push(Row::plain(format!("module {module}")));
+        }
+        if let Some(param) = &record.param {
+            rows.push(Row::plain(format!("param {param}")));
+        }
+    }
+    if options.show_grad_values {
+        if let Some(grad) = grad {
+            let value = |v: Option<f64>| v.map_or("?".to_owned(), |v| format::significant(v, 3));
+            rows.push(Row::plain(format!(
+                "norm={} max|g|={}",
+                value(grad.norm),
+                value(grad.max_abs)
+            )));
+        }
+    }
+    let fill = if record.order > 1 {
+        HIGHER_ORDER_FILL
+    } else {
+        STEP_FILL
     };
-    let nodes = view
-        .nodes
-        .iter()
-        .map(|node| {
-            let record = step(trace, node);
-            let mut title = String::new();
-            if record.forward_layer.is_none() {
-                title.push_str("[i] ");
-            }
-            title.push_str(&record.label);
-            if record.is_custom {
-                title.push_str(" [custom]");
-            }
-            let mut rows = vec![Row::bold(title)];
-            if any_higher_order {
-                rows.push(Row::plain(format!("order {}", record.order)));
-            }
-            if view.passes > 1 {
-                let passes: Vec<u32> = match node.pass {
-                    Some(pass) => vec![pass],
-                    None => record.calls.iter().map(|c| c.pass).collect(),
-                };
-                rows.push(Row::plain(format!(
-                    "bwd {}",
-                    format::compact_ranges(&passes)
-                )));
-            }
-            if let Some(layer) = &record.forward_layer {
-                rows.push(Row::plain(format!("@{layer}")));
-            }
-            let grad = grad_output(record, node.pass);
-            if let Some(grad) = grad {
-                rows.push(Row::plain(format!("grad {}", format::shape(&grad.shape))));
-            }
-            if options.show_module_paths {
-                if let Some(module) = &record.module {
-                    rows.push(Row::plain(format!("module {module}")));
-                }
-                if let Some(param) = &record.param {
-                    rows.push(Row::plain(format!("param {param}")));
-                }
-            }
-            if options.show_grad_values {
-                if let Some(grad) = grad {
-                    let value =
-                        |v: Option<f64>| v.map_or("?".to_owned(), |v| format::significant(v, 3));
-                    rows.push(Row::plain(format!(
-                        "norm={} max|g|={}",
-                        value(grad.norm),
-                        value(grad.max_abs)
-                    )));
-                }
-            }
-            let fill = if record.order > 1 {
-                HIGHER_ORDER_FILL
-            } else {
-                STEP_FILL
-            };
-            StyledNode {
-                penwidth: Some(1.8),
-                cluster: node.pass.map(|pass| first_cluster + pass as usize - 1),
-                ..StyledNode::new(
-                    node_id(record, node.pass),
-                    rows,
-                    Shape::Oval,
-                    Fill::Solid(fill.to_owned()),
-                    BACKWARD_INK.to_owned(),
-                    contrast::text_on(fill, theme),
-                )
-            }
-        })
-        .collect::<Vec<_>>();
-    let edges = view
-        .edges
+    StyledNode {
+        penwidth: Some(1.8),
+        cluster: node.pass.map(|pass| first_cluster + pass as usize - 1),
+        ..StyledNode::new(
+            node_id(record, node.pass),
+            rows,
+            Shape::Oval,
+            Fill::Solid(fill.to_owned()),
+            BACKWARD_INK.to_owned(),
+            contrast::text_on(fill, theme),
+        )
+    }
+}
+
+/// The arrows between steps (dotted `accum` into a leaf).
+fn step_edges(view: &BackwardView, nodes: &[StyledNode], first_node: usize) -> Vec<StyledEdge> {
+    view.edges
         .iter()
         .map(|edge| {
             let target = &nodes[edge.to];
@@ -187,7 +221,11 @@ pub(crate) fn backward_parts(
                 }),
             }
         })
-        .collect();
+        .collect()
+}
+
+/// The backward drawing's key: what each fill and mark used means.
+fn backward_key(trace: &Trace, view: &BackwardView, any_higher_order: bool) -> Vec<LegendEntry> {
     let mut key = vec![LegendEntry {
         ring: false,
         swatch: Some(Fill::Solid(STEP_FILL.to_owned())),
@@ -229,12 +267,7 @@ pub(crate) fn backward_parts(
             });
         }
     }
-    BackwardParts {
-        nodes,
-        edges,
-        clusters,
-        key,
-    }
+    key
 }
 
 /// The header of a backward drawing.
