@@ -147,13 +147,26 @@ def _export_op(op: Any, clean: Any, source_root: str | None, value_stats: bool =
         "pass_index": int(op.pass_index),
         "num_passes": int(op.num_passes),
     }
-    shape, dtype, memory = op.shape, op.dtype, op.activation_memory
+    shape = op.shape
     # The saved output is read only when something is computed from it: reading it goes
     # through TorchLens's lazy-payload checks (a third of a lean conversion).
     wanted = value_stats or clean is not None or (shape is not None and len(shape) == 0)
     out = op.out if wanted else None
     if not isinstance(out, torch.Tensor):
         out = None
+    _add_output(record, op, shape, out)
+    _add_structure(record, op, kind)
+    _add_condition(record, op)
+    _add_profile(record, op, kind, source_root)
+    _add_values(record, op, out if value_stats else None)
+    _add_annotations(record, op)
+    _add_edits(record, op, out, clean)
+    return record
+
+
+def _add_output(record: dict[str, Any], op: Any, shape: Any, out: torch.Tensor | None) -> None:
+    """The output's shape, dtype, size and (a scalar's) value."""
+    dtype, memory = op.dtype, op.activation_memory
     if shape is not None:
         record["shape"] = _shape(shape)
     if dtype is not None:
@@ -167,6 +180,10 @@ def _export_op(op: Any, clean: Any, source_root: str | None, value_stats: bool =
             value = _finite(float(out.item()))
             if value is not None:
                 record["value"] = value
+
+
+def _add_structure(record: dict[str, Any], op: Any, kind: str) -> None:
+    """Where the op sits: its module calls, parameters, arguments and arrows."""
     modules = op.modules
     if modules:
         record["modules"] = list(modules)
@@ -195,6 +212,10 @@ def _export_op(op: Any, clean: Any, source_root: str | None, value_stats: bool =
         record["io_role"] = str(io_role)
     if kind == "buffer":
         record["buffer"] = {"address": op.address, "version": int(op.buffer_pass or 1)}
+
+
+def _add_condition(record: dict[str, Any], op: Any) -> None:
+    """The bool a Python branch tested, and the branch arms the op entered."""
     if op.is_terminal_bool:
         bool_value = op.bool_value
         if bool_value is not None:
@@ -209,6 +230,10 @@ def _export_op(op: Any, clean: Any, source_root: str | None, value_stats: bool =
     arms = _arm_entries(op)
     if arms:
         record["arm_entries"] = arms
+
+
+def _add_profile(record: dict[str, Any], op: Any, kind: str, source_root: str | None) -> None:
+    """Time, FLOPs, the source lines that called the op, what it saved for backward."""
     duration = op.func_duration
     if duration is not None and kind == "op":
         record["duration_s"] = float(duration)
@@ -225,7 +250,11 @@ def _export_op(op: Any, clean: Any, source_root: str | None, value_stats: bool =
         if saved_bytes is not None:
             saved["bytes"] = int(saved_bytes)
         record["saved_for_backward"] = saved
-    summary = _value_summary(out) if value_stats else None
+
+
+def _add_values(record: dict[str, Any], op: Any, out: torch.Tensor | None) -> None:
+    """The output's magnitude and finiteness (when summaries are wanted) and its gradient."""
+    summary = _value_summary(out) if out is not None else None
     if summary is not None:
         magnitude, finiteness = summary
         if magnitude is not None:
@@ -236,6 +265,10 @@ def _export_op(op: Any, clean: Any, source_root: str | None, value_stats: bool =
         grad = _grad_summary(getattr(grad_value, "shape", None), grad_value)
         if grad is not None:
             record["grad"] = grad
+
+
+def _add_annotations(record: dict[str, Any], op: Any) -> None:
+    """`trace.annotate(...)` rows and picture, else a visualizer's picture."""
     annotations = op.annotations
     user = annotations.get("user") if isinstance(annotations, Mapping) else None
     picture = None
@@ -257,6 +290,10 @@ def _export_op(op: Any, clean: Any, source_root: str | None, value_stats: bool =
             picture = _png_picture(visualizer, "visualizer")
     if picture is not None:
         record["picture"] = picture
+
+
+def _add_edits(record: dict[str, Any], op: Any, out: torch.Tensor | None, clean: Any) -> None:
+    """The edits that fired at the op, and how far its output moved from the clean run."""
     fires = [
         {"helper": str(f.helper_name or "user_hook"), **({"engine": str(f.engine)} if f.engine else {})}
         for f in (op.interventions or [])
@@ -273,7 +310,6 @@ def _export_op(op: Any, clean: Any, source_root: str | None, value_stats: bool =
             change = _finite(float((values - clean_values).abs().max()))
             if change is not None:
                 record["clean_max_abs_change"] = change
-    return record
 
 
 def _fill_children(ops: list[dict[str, Any]]) -> None:
