@@ -162,6 +162,23 @@ pub fn page_data(page: &str) -> serde_json::Value {
     serde_json::from_str(&page[start..end]).expect("the page's data is JSON")
 }
 
+/// Where the system Graphviz is installed, checks that it lays out the DOT file `dot` too
+/// (run in `folder`, where the file names its pictures relatively).
+pub fn assert_system_dot_reads(dot: &Path, folder: &Path) {
+    if let Ok(output) = std::process::Command::new("dot")
+        .args(["-Tsvg", dot.to_str().expect("test paths are UTF-8")])
+        .current_dir(folder)
+        .output()
+    {
+        assert!(
+            output.status.success(),
+            "system dot refused {}: {}",
+            dot.display(),
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::first_difference;

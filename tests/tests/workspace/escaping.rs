@@ -125,16 +125,7 @@ fn control_characters_are_drawn_visibly_and_every_format_is_well_formed() {
         assert!(std::fs::metadata(written.path).unwrap().len() > 100);
     }
     // The system Graphviz accepts the DOT too, where it is installed.
-    if let Ok(output) = std::process::Command::new("dot")
-        .args(["-Tsvg", folder.path().join("c.dot").to_str().unwrap()])
-        .output()
-    {
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-    }
+    tl_tests::assert_system_dot_reads(&folder.path().join("c.dot"), folder.path());
 }
 
 /// A huge text field (here a 4 MiB class name) is drawn cut to the documented length, with

@@ -342,17 +342,7 @@ fn pictures_leave_no_files_behind_and_the_dot_names_them_relatively() {
         .unwrap()
         .collect();
     assert_eq!(pictures.len(), 2, "the .dot's pictures are beside it");
-    if let Ok(output) = Command::new("dot")
-        .args(["-Tsvg", written.path.to_str().unwrap()])
-        .current_dir(scratch.path())
-        .output()
-    {
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-    }
+    tl_tests::assert_system_dot_reads(&written.path, scratch.path());
 }
 
 /// PostScript, EPS, SVGZ and the layout engine's text formats give the same bytes run to
