@@ -40,6 +40,7 @@ pub struct BackwardView {
 
 /// Why there is no backward drawing.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum BackwardError {
     /// The trace recorded no backward pass.
     #[error("No backward graph is available for this trace; call trace.backward(loss) (log_backward) before exporting it, then draw graph=\"backward\" or \"combined\"")]

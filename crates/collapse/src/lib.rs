@@ -215,6 +215,7 @@ pub struct VisibleGraph {
 
 /// Why a visibility request cannot be met.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum VisibilityError {
     /// `module=` names no module.
     #[error("Module address '{0}' was not found in this Trace; the nearest addresses it has are {1} (`tl-draw check` lists every module)")]

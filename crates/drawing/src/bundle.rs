@@ -21,6 +21,7 @@ pub const METRICS: [&str; 3] = ["relative_l2", "cosine", "pearson"];
 
 /// Which bundle drawing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum BundleGraph {
     /// The model once, coloured by the per-op difference between members.
     #[default]

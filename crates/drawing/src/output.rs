@@ -9,6 +9,7 @@ use crate::error::DrawError;
 
 /// Output file formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum OutputFormat {
     /// PDF (the default), painted by cairo.
     Pdf,

@@ -25,6 +25,7 @@ use xdot::{Layout, Op};
 
 /// Output formats cairo writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Format {
     /// PDF, vector, text selectable.
     Pdf,
@@ -74,6 +75,7 @@ pub struct Rendered {
 
 /// Why painting failed.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum RenderError {
     /// The layout output could not be read.
     #[error(

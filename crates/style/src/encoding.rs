@@ -139,6 +139,7 @@ impl Encoding {
 
 /// Why an encoding request cannot be drawn.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum EncodingError {
     /// Not a built-in and no op record has a field of that name.
     #[error("{channel} source '{source_name}' is not a known record field, scalar builtin, or callable; use time, bytes, flops, magnitude or grad_norm{dims}, a numeric op field such as step_index, or a closure from Rust")]

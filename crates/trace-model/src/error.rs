@@ -11,6 +11,7 @@ const REEXPORT: &str = "re-export the trace with the Python adapter \
 /// Each variant has a stable machine-readable [`code`](TraceError::code); messages name the
 /// problem (with the JSON path of the bad field where there is one) and a remedy.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum TraceError {
     /// The file could not be read.
     #[error(

@@ -153,6 +153,7 @@ impl std::str::FromStr for View {
 
 /// How a picture captured as the input is drawn (`batch_render=`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum BatchRender {
     /// A thumbnail of the picture above the input node's rows.
     #[default]
@@ -253,6 +254,7 @@ impl PartialEq for NodeSpecFn {
 
 /// Why a loosely typed value does not set an option.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum ValueError {
     /// The value is of another kind than the option takes (a string for a number, ...).
     WrongKind,
