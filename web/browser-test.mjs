@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { checks, goldenShots, launchChromium } from './shots.mjs';
 
 const [tlDraw, fixtures, out] = process.argv.slice(2);
 const update = process.argv.includes('--update');
@@ -31,7 +32,9 @@ const cases = [
   // GPT-2 small as transformers builds it by default attends with one fused
   // scaled_dot_product_attention op (no softmax op is recorded): search for it.
   { name: 'gpt2_small', trace: 'real/gpt2_small.json', args: [], explore: true, search: 'attention', timed: true },
-  { name: 'convnet', trace: 'convnet.json', args: [], explore: true, search: 'conv2d' },
+  // GPT-2 small at full detail: 73,000 px tall, opened at a readable scale with the overview.
+  { name: 'gpt2_full', trace: 'real/gpt2_small.json', args: ['--collapse', 'none'], navigate: true, search: 'attention' },
+  { name: 'convnet', trace: 'convnet.json', args: [], explore: true, navigate: true, search: 'conv2d' },
   { name: 'rolled', trace: 'real/lstm_gru.json', args: ['--rolled'], explore: true, rolled: true, search: 'lstm' },
   { name: 'backward', trace: 'backward.json', args: ['--graph', 'backward'], search: 'addmm' },
   { name: 'combined', trace: 'backward.json', args: ['--graph', 'combined'], search: 'relu' },
@@ -40,13 +43,8 @@ const cases = [
   { name: 'view_speed', trace: 'convnet.json', args: ['--view', 'speed'], search: 'relu' },
 ];
 
-let failures = 0;
-function check(ok, what) {
-  if (!ok) {
-    failures += 1;
-    console.error(`  FAIL ${what}`);
-  }
-}
+const { check, failures } = checks();
+const compareShot = goldenShots({ out, goldens, update, check });
 
 function draw(trace, args, output) {
   execFileSync(tlDraw, ['draw', path.join(fixtures, trace), ...args, '-o', output], { stdio: ['ignore', 'ignore', 'inherit'] });
@@ -76,57 +74,6 @@ function dotNodeCount(trace, args) {
 function scheduleCounts(trace) {
   const text = execFileSync(tlDraw, ['schedule', path.join(fixtures, trace)], { encoding: 'utf8' });
   return [...text.matchAll(/^t=([0-9.]+)\s+(\d+) nodes/gm)].map((m) => ({ level: Number(m[1]), nodes: Number(m[2]) }));
-}
-
-// A screenshot's structure: the share of ink (pixels unlike the page) in each cell of a
-// 24 x 16 grid, measured in a blank page.
-async function signature(browser, png) {
-  const page = await browser.newPage();
-  const grid = await page.evaluate(async (b64) => {
-    const image = new Image();
-    image.src = `data:image/png;base64,${b64}`;
-    await image.decode();
-    const canvas = document.createElement('canvas');
-    canvas.width = image.width;
-    canvas.height = image.height;
-    const context = canvas.getContext('2d');
-    context.drawImage(image, 0, 0);
-    const { data } = context.getImageData(0, 0, image.width, image.height);
-    const cols = 24;
-    const rows = 16;
-    const ink = new Array(cols * rows).fill(0);
-    const count = new Array(cols * rows).fill(0);
-    for (let y = 0; y < image.height; y += 2) {
-      for (let x = 0; x < image.width; x += 2) {
-        const i = (y * image.width + x) * 4;
-        const cell = Math.floor((y * rows) / image.height) * cols + Math.floor((x * cols) / image.width);
-        count[cell] += 1;
-        if (data[i] + data[i + 1] + data[i + 2] < 3 * 235) ink[cell] += 1;
-      }
-    }
-    return ink.map((n, i) => Math.round((1000 * n) / count[i]) / 1000);
-  }, png.toString('base64'));
-  await page.close();
-  return grid;
-}
-
-async function compareShot(browser, page, name) {
-  const png = await page.screenshot({ path: path.join(out, `${name}.png`) });
-  const grid = await signature(browser, png);
-  const inked = grid.filter((v) => v > 0.01).length;
-  check(inked >= 4, `${name}: the screenshot shows a drawing (${inked} inked cells)`);
-  const file = path.join(goldens, `${name}.json`);
-  if (update || !fs.existsSync(file)) {
-    fs.mkdirSync(goldens, { recursive: true });
-    fs.writeFileSync(file, `${JSON.stringify(grid)}\n`);
-    if (!update) check(false, `${name}: no reviewed signature yet; wrote ${file} (review ${name}.png, rerun)`);
-    return;
-  }
-  const golden = JSON.parse(fs.readFileSync(file, 'utf8'));
-  const diffs = grid.map((v, i) => Math.abs(v - golden[i]));
-  const worst = Math.max(...diffs);
-  const mean = diffs.reduce((a, b) => a + b, 0) / diffs.length;
-  check(worst <= 0.2 && mean <= 0.02, `${name}: screenshot structure matches ${file} (worst cell ${worst.toFixed(3)}, mean ${mean.toFixed(4)})`);
 }
 
 const state = (page) => page.evaluate(() => ({
@@ -162,6 +109,8 @@ async function timed(label, action, log) {
 // Clicks a box that opens, then the frame it opened into; returns to the first state.
 async function openAndClose(page, name, browser, log) {
   const before = await state(page);
+  // As a reader would: the whole drawing first, to see what to open.
+  await page.keyboard.press('0');
   const box = await page.evaluate(() => {
     const g = document.querySelector('#tl-canvas g.node.tl-openable');
     if (!g) return null;
@@ -201,7 +150,25 @@ async function openAndClose(page, name, browser, log) {
     }
     return { d: best.d, x: null, y: null };
   }, box);
-  check(place !== null && place.d < 2, `${name}: the box opened into a frame where it was (${place && place.d.toFixed(1)} px away)`);
+  const inView = await page.evaluate((wasAt) => {
+    const v = document.getElementById('tl-view').getBoundingClientRect();
+    let best = null;
+    for (const g of document.querySelectorAll('#tl-canvas g.cluster.tl-closable')) {
+      const r = g.getBoundingClientRect();
+      const d = Math.hypot(r.left + r.width / 2 - wasAt.x, r.top + r.height / 2 - wasAt.y);
+      if (!best || d < best.d) best = { d, r };
+    }
+    if (!best) return false;
+    const { r } = best;
+    const whole = r.left >= v.left - 2 && r.right <= v.right + 2 && r.top >= v.top - 2 && r.bottom <= v.bottom + 2;
+    // One too large to be read whole fills the view across (or along), centred.
+    const fills = (r.left <= v.left + 2 && r.right >= v.right - 2) || (r.top <= v.top + 2 && r.bottom >= v.bottom - 2);
+    const centred = Math.abs(r.left + r.width / 2 - (v.left + v.width / 2)) < 3 && Math.abs(r.top + r.height / 2 - (v.top + v.height / 2)) < 3;
+    return whole || (fills && centred);
+  }, box);
+  check(inView, `${name}: the opened frame is on the screen whole, or fills the view`);
+  // Where the box was, unless it had to move to be seen whole.
+  check(place !== null && (place.d < 2 || inView), `${name}: the box opened into a frame where it was (${place && place.d.toFixed(1)} px away)`);
   await compareShot(browser, page, `${name}.opened`);
   check(place !== null && place.x !== null, `${name}: some part of the frame is on the screen to click`);
   if (!place || place.x === null) return;
@@ -236,6 +203,10 @@ async function run(browser, test) {
   const first = await state(page);
   check(JSON.stringify(first.ids) === JSON.stringify(svgNodeIds(svg)), `${test.name}: the page opens on the static drawing (${first.ids.length} nodes vs ${svgNodeIds(svg).length})`);
   await compareShot(browser, page, test.name);
+  if (test.navigate) {
+    await navigation(page, test.name, browser);
+    await page.keyboard.press('0');
+  }
 
   if (test.explore) {
     // A rolled drawing draws fewer nodes than the schedule counts: ask the static drawing.
@@ -276,6 +247,7 @@ async function run(browser, test) {
     // gpt2, its transformer, the run of blocks, then one block.
     for (let depth = 0; depth < 4; depth += 1) {
       const before = await state(page);
+      await page.keyboard.press('0');
       const target = await page.evaluate(() => {
         const open = [...document.querySelectorAll('#tl-canvas g.node.tl-openable')];
         const g = open.find((n) => n.dataset.id.includes('.h.0:')) || open[0];
@@ -345,6 +317,101 @@ async function run(browser, test) {
   console.log(`${test.name}: ${log.join('; ')}`);
 }
 
+// Where the view is and how it is scaled, and the view's box on the screen.
+const camera = (page) => page.evaluate(() => {
+  const v = document.getElementById('tl-view').getBoundingClientRect();
+  return { ...window.tlDraw.camera, view: { left: v.left, top: v.top, width: v.width, height: v.height } };
+});
+
+// The screen middle of the drawn node `id`.
+const nodeAt = (page, id) => page.evaluate((id) => {
+  const g = [...document.querySelectorAll('#tl-canvas g.node')].find((n) => n.dataset.id === id);
+  if (!g) return null;
+  const r = g.getBoundingClientRect();
+  return { id, x: r.left + r.width / 2, y: r.top + r.height / 2 };
+}, id);
+
+// The node drawn nearest to the view point (fx, fy) (fractions of the view), off the overview.
+const nodeNear = (page, fx, fy) => page.evaluate(([fx, fy]) => {
+  const v = document.getElementById('tl-view').getBoundingClientRect();
+  const map = document.getElementById('tl-minimap');
+  const m = map.hidden ? null : map.getBoundingClientRect();
+  const want = { x: v.left + fx * v.width, y: v.top + fy * v.height };
+  let best = null;
+  for (const g of document.querySelectorAll('#tl-canvas g.node')) {
+    const r = g.getBoundingClientRect();
+    const p = { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+    if (p.x < v.left + 4 || p.x > v.right - 4 || p.y < v.top + 4 || p.y > v.bottom - 4) continue;
+    if (m && p.x >= m.left - 4 && p.x <= m.right + 4 && p.y >= m.top - 4 && p.y <= m.bottom + 4) continue;
+    const d = Math.hypot(p.x - want.x, p.y - want.y);
+    if (!best || d < best.d) best = { d, id: g.dataset.id, x: p.x, y: p.y };
+  }
+  return best;
+}, [fx, fy]);
+
+// Zoom keeps the point under the cursor (wheel, double-click) or the middle (keys) where it
+// is; the opening view is readable or shows the overview; the overview moves the view.
+async function navigation(page, name, browser) {
+  const opening = await camera(page);
+  const minimap = await page.evaluate(() => document.body.dataset.minimap === '1');
+  check(opening.s >= 0.5 || minimap, `${name}: the opening view is readable (scale ${opening.s.toFixed(3)}) or shows the overview`);
+  for (const [fx, fy] of [[0.2, 0.3], [0.5, 0.5], [0.75, 0.8]]) {
+    const near = await nodeNear(page, fx, fy);
+    check(near !== null, `${name}: a node is drawn near (${fx}, ${fy}) of the view`);
+    if (!near) continue;
+    const before = await camera(page);
+    await page.mouse.move(near.x, near.y);
+    await page.mouse.wheel(0, -120);
+    await page.waitForFunction((s) => window.tlDraw.camera.s !== s, before.s, { timeout: 5000 }).catch(() => {});
+    const after = await nodeAt(page, near.id);
+    const moved = Math.hypot(after.x - near.x, after.y - near.y);
+    const zoomed = (await camera(page)).s / before.s;
+    check(zoomed > 1.05, `${name}: a wheel step zooms in (x${zoomed.toFixed(3)})`);
+    check(moved <= 2, `${name}: a wheel step over ${near.id} keeps it under the cursor (moved ${moved.toFixed(2)} px)`);
+  }
+  // Keys zoom about the middle of the view.
+  for (const key of ['+', '-']) {
+    const before = await camera(page);
+    const middle = { x: (before.view.width / 2 - before.x) / before.s, y: (before.view.height / 2 - before.y) / before.s };
+    await page.mouse.move(before.view.left + 5, before.view.top + 5);
+    await page.keyboard.press(key);
+    const after = await camera(page);
+    const off = Math.hypot(after.x + middle.x * after.s - before.view.width / 2, after.y + middle.y * after.s - before.view.height / 2);
+    check(after.s !== before.s && off <= 1, `${name}: '${key}' zooms about the middle (scale ${before.s.toFixed(3)} -> ${after.s.toFixed(3)}, middle moved ${off.toFixed(2)} px)`);
+  }
+  // Double-click zooms in about the cursor.
+  const near = await nodeNear(page, 0.5, 0.5);
+  if (near) {
+    const before = await camera(page);
+    await page.mouse.dblclick(near.x + 1, near.y + 1);
+    const after = await camera(page);
+    const moved = await nodeAt(page, near.id);
+    const off = moved ? Math.hypot(moved.x - near.x, moved.y - near.y) : Infinity;
+    check(after.s > before.s * 1.5 && off <= 3, `${name}: double-click zooms in where clicked (x${(after.s / before.s).toFixed(2)}, moved ${off.toFixed(2)} px)`);
+  }
+  await page.keyboard.press('0');
+  await page.keyboard.press('+');
+  await page.keyboard.press('+');
+  await page.keyboard.press('+');
+  // The overview: pressing in it brings that part of the drawing to the middle.
+  const map = await page.evaluate(() => {
+    const m = document.getElementById('tl-minimap');
+    if (m.hidden) return null;
+    const r = m.getBoundingClientRect();
+    return { left: r.left, top: r.top, width: r.width, height: r.height };
+  });
+  if (map) {
+    await page.mouse.click(map.left + map.width * 0.5, map.top + map.height * 0.25);
+    const after = await camera(page);
+    const size = await page.evaluate(() => { const svg = document.querySelector('#tl-canvas svg'); return { w: svg.width.baseVal.value, h: svg.height.baseVal.value }; });
+    const middle = { x: (after.view.width / 2 - after.x) / after.s, y: (after.view.height / 2 - after.y) / after.s };
+    const off = Math.hypot(middle.x / size.w - 0.5, middle.y / size.h - 0.25);
+    check(off < 0.03, `${name}: pressing the overview moves the view there (${(off * 100).toFixed(1)}% off)`);
+    await compareShot(browser, page, `${name}.overview`);
+  }
+  await page.keyboard.press('Escape');
+}
+
 async function slideTo(page, value, log, label) {
   const before = await state(page);
   await timed(`slide ${label}`, async () => {
@@ -353,14 +420,14 @@ async function slideTo(page, value, log, label) {
   }, log);
 }
 
-const browser = await chromium.launch({ executablePath: process.env.TL_CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
+const browser = await launchChromium(chromium);
 try {
   for (const test of cases) await run(browser, test);
 } finally {
   await browser.close();
 }
-if (failures) {
-  console.error(`${failures} browser check(s) failed`);
+if (failures()) {
+  console.error(`${failures()} browser check(s) failed`);
   process.exit(1);
 }
 console.log('browser tests passed');

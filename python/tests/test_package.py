@@ -126,11 +126,25 @@ def test_the_collapse_schedule_lists_the_stops_and_marks_auto_and_the_drawn_one(
     assert [s.nodes for s in tl_draw.draw(convnet).collapse_schedule] == [s.nodes for s in stops]
 
 
-def test_inline_display_gives_svg_and_png_when_drawn_for_png(convnet: object) -> None:
-    bundle = tl_draw.draw(convnet)._repr_mimebundle_()
-    assert "<svg" in bundle["image/svg+xml"] and "image/png" not in bundle
-    bundle = tl_draw.draw(convnet, file_format="png")._repr_mimebundle_()
+def test_inline_display_is_the_viewer_with_a_picture_where_scripts_cannot_run(convnet: object) -> None:
+    drawing = tl_draw.draw(convnet)
+    bundle = drawing._repr_mimebundle_()
     assert bundle["image/png"].startswith(b"\x89PNG")
+    html = bundle["text/html"]
+    # The picture a sanitizer keeps (it does not check src), then the viewer's script.
+    assert html.startswith('<div class="tl-draw-output"><img src="data:image/png;base64,')
+    assert "frame.srcdoc = " in html and "allow-scripts" in html
+    # The viewer holds every recorded field (drawn with the activations' summaries).
+    assert "tl-data" in html
+    assert drawing._repr_mimebundle_()["text/html"] is html, "made once"
+
+
+def test_inline_display_of_gpt2_at_full_detail_fits_its_budget() -> None:
+    drawing = tl_draw.draw(FIXTURES / "real" / "gpt2_small.json")
+    bundle = drawing._repr_mimebundle_()
+    size = len(bundle["text/html"]) + len(bundle["image/png"])
+    assert size <= 12 * 1024 * 1024, size
+    assert "folded picture" in bundle["text/html"]
 
 
 def test_node_spec_fn_in_torchlens_form_drops_the_double_border(convnet: object) -> None:
@@ -238,8 +252,8 @@ def test_a_notebook_shows_the_drawing_inline(tmp_path: Path) -> None:
         notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
     ).execute()
     outputs = [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs]
-    svgs = [o["data"]["image/svg+xml"] for o in outputs if "data" in o and "image/svg+xml" in o["data"]]
-    assert svgs and "<svg" in svgs[-1] and "ConvNet" in svgs[-1]
+    pages = [o["data"]["text/html"] for o in outputs if "data" in o and "text/html" in o["data"]]
+    assert pages and "tl-draw-output" in pages[-1] and "ConvNet" in pages[-1]
 
 
 def _fnv1a(data: bytes) -> int:

@@ -111,12 +111,7 @@ def draw(
         documents, names = documents_of(subject, True)
         return _native.draw(documents, prepared, names)
 
-    file_format = keywords.get("file_format")
-    drawing = Drawing(
-        native,
-        inline_png=isinstance(file_format, str) and file_format.lower() == "png",
-        with_value_stats=None if value_stats else with_value_stats,
-    )
+    drawing = Drawing(native, with_value_stats=None if value_stats else with_value_stats)
     if outpath is not None:
-        drawing.save(outpath, file_format)
+        drawing.save(outpath, keywords.get("file_format"))
     return drawing

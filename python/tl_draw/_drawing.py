@@ -32,14 +32,13 @@ class ScheduleStop:
 class Drawing:
     """A drawing of a trace. ``dot`` is the Graphviz source; ``collapse_schedule`` lists the
     folding steps; ``save`` writes a file by the guide's rules; in a notebook the drawing
-    displays itself (SVG, and PNG when it was drawn for PNG)."""
+    displays itself as an interactive viewer, or as a picture where scripts cannot run."""
 
     def __init__(
         self,
         native: _native.NativeDrawing,
         path: Path | None = None,
         warnings: tuple[str, ...] = (),
-        inline_png: bool = False,
         with_value_stats: Callable[[], _native.NativeDrawing] | None = None,
     ) -> None:
         self._native = native
@@ -50,8 +49,8 @@ class Drawing:
         """The file written by ``draw(..., outpath)`` (or the last ``save``), else ``None``."""
         self.warnings = warnings
         """What the user should know about the last file written (scaled down, ...)."""
-        self._inline_png = inline_png
         self._svg: str | None = None
+        self._notebook: dict[str, Any] | None = None
 
     @property
     def dot(self) -> str:
@@ -120,10 +119,13 @@ class Drawing:
         return self.path
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        bundle: dict[str, Any] = {"image/svg+xml": self.svg(), "text/plain": repr(self)}
-        if self._inline_png:
-            bundle["image/png"] = self.render("png")
-        return bundle
+        """The notebook output: an interactive viewer (zoom, search, fields, the schedule's
+        stops, boxes that open) where the notebook runs scripts, and a picture where it does
+        not (an untrusted notebook, GitHub, nbviewer); kept once made."""
+        if self._notebook is None:
+            html, png, _caption = self._native_for("html").notebook()
+            self._notebook = {"text/html": html, "image/png": png}
+        return {**self._notebook, "text/plain": repr(self)}
 
     def __repr__(self) -> str:
         where = f", written to {str(self.path)!r}" if self.path else ""

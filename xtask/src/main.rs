@@ -22,7 +22,8 @@
 //! * `bench-compare`: time TorchLens 2.36.1's `draw` and tl-draw on the same models.
 //! * `bench-python [NAME ...]`: TorchLens's `trace.draw` against `tl_draw.draw` of the same live
 //!   trace in one Python process (the Python package's speed), cold and warm.
-//! * `figures`: redraw every figure of `docs/guides/drawing.md` (SVG and PNG).
+//! * `figures`: redraw every figure of `docs/guides/drawing.md` (SVG and PNG), and take the
+//!   screenshots of the notebook viewer that `docs/python.md` shows (`docs/screenshots`).
 //! * `fuzz [SECONDS]`: run each fuzz target of `fuzz/` (cargo-fuzz, nightly) for SECONDS
 //!   (default 30) from the committed corpus; `test` runs a fixed, reproducible series of
 //!   inputs of each. A crash fails the task and leaves its input in `fuzz/artifacts/`;
@@ -76,7 +77,9 @@ fn main() -> ExitCode {
         Some("bench") => bench::bench(),
         Some("bench-compare") => setup().and_then(|python| bench::compare(&python, &args[1..])),
         Some("bench-python") => setup().and_then(|python| bench::python(&python, &args[1..])),
-        Some("figures") => install_system_packages().and_then(|()| run_drawing_task(&["figures"])),
+        Some("figures") => install_system_packages()
+            .and_then(|()| run_drawing_task(&["figures"]))
+            .and_then(|()| notebook_screenshots()),
         Some("fuzz") => args
             .get(1)
             .map_or(Ok(FUZZ_SECONDS), |s| {
@@ -287,7 +290,7 @@ fn rust_tests() -> Result<()> {
 /// of `tests/golden`, and the browser signatures of `web/golden`); review `git diff` and
 /// the pictures before committing.
 fn bless() -> Result<()> {
-    setup()?;
+    let python = setup()?;
     let root = repo_root();
     let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     run(Command::new(&cargo)
@@ -298,8 +301,21 @@ fn bless() -> Result<()> {
         .args(["build", "-p", "tl-draw"])
         .current_dir(&root))?;
     web::browser_tests_updating(&root.join("target/debug/tl-draw"))?;
+    install_python_package(&python)?;
+    web::notebook_tests(&python, true, None)?;
     println!("xtask: golden files rewritten; review `git diff` (and the PNGs under tests/golden/png and target/browser) before committing");
     Ok(())
+}
+
+/// The screenshots of `docs/python.md`: a notebook drawing ConvNet and GPT-2 small in a
+/// real JupyterLab, trusted (the viewer) and untrusted (the pictures).
+fn notebook_screenshots() -> Result<()> {
+    let python = setup()?;
+    install_python_package(&python)?;
+    let folder = repo_root().join("docs/screenshots");
+    std::fs::create_dir_all(&folder)
+        .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+    web::notebook_tests(&python, false, Some(&folder))
 }
 
 fn test() -> Result<()> {
@@ -330,6 +346,8 @@ fn test() -> Result<()> {
         .args(["build", "-p", "tl-draw"])
         .current_dir(&root))?;
     web::browser_tests(&root.join("target/debug/tl-draw"))?;
+    // The notebook viewer in a real JupyterLab, with the package the pytest run installed.
+    web::notebook_tests(&python, false, None)?;
     fuzz(FuzzBound::Runs(FUZZ_TEST_RUNS))
 }
 

@@ -49,23 +49,6 @@ pub(crate) fn npm_packages() -> Result<PathBuf> {
     Ok(dir)
 }
 
-/// The pan/zoom library inlined into every page is the npm package's file, byte for byte.
-pub(crate) fn check_vendored(modules: &Path) -> Result<()> {
-    let vendored = repo_root().join("crates/page/src/assets/panzoom.min.js");
-    let package = modules.join("node_modules/@panzoom/panzoom/dist/panzoom.min.js");
-    let read = |path: &Path| {
-        std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
-    };
-    if read(&vendored)? != read(&package)? {
-        return Err(format!(
-            "{} is not the file of the locked npm package ({}); copy it again after changing web/package-lock.json",
-            vendored.display(),
-            package.display()
-        ));
-    }
-    Ok(())
-}
-
 /// Runs the browser tests with the `tl-draw` program at `program`; screenshots go to
 /// `target/browser`.
 /// The browser tests, comparing each screenshot with its reviewed signature.
@@ -78,15 +61,42 @@ pub(crate) fn browser_tests_updating(program: &Path) -> Result<()> {
     run_browser_tests(program, true)
 }
 
-fn run_browser_tests(program: &Path, update: bool) -> Result<()> {
+/// The notebook viewer in a real JupyterLab (`web/notebook-test.mjs`), with the Python
+/// environment's Jupyter and the installed `tl_draw`; `update` rewrites the signatures and
+/// `figures` also writes the screenshots docs/python.md shows there.
+pub(crate) fn notebook_tests(python: &Path, update: bool, figures: Option<&Path>) -> Result<()> {
+    let modules = browser_ready()?;
+    let root = repo_root();
+    let mut node = Command::new("node");
+    node.arg(root.join("web/notebook-test.mjs"))
+        .arg(python)
+        .arg(root.join("fixtures"))
+        .arg(root.join("target/notebook"));
+    if update {
+        node.arg("--update");
+    }
+    if let Some(figures) = figures {
+        node.arg("--figures").arg(figures);
+    }
+    run(node
+        .env("TL_WEB_MODULES", &modules)
+        .env("TL_CHROMIUM", CHROMIUM)
+        .current_dir(&root))
+}
+
+/// Chromium is there and the npm packages are installed: their folder.
+fn browser_ready() -> Result<PathBuf> {
     if !Path::new(CHROMIUM).exists() {
         return Err(format!(
             "the browser tests need Debian's Chromium ({CHROMIUM}); run `cargo xtask setup` as root, or apt-get install {}",
             BROWSER_PACKAGES.join(" ")
         ));
     }
-    let modules = npm_packages()?;
-    check_vendored(&modules)?;
+    npm_packages()
+}
+
+fn run_browser_tests(program: &Path, update: bool) -> Result<()> {
+    let modules = browser_ready()?;
     let root = repo_root();
     let mut node = Command::new("node");
     node.arg(root.join("web/browser-test.mjs"))

@@ -13,13 +13,12 @@ use tl_layout::{guard, lay_out, LayoutEngine, TextFormat};
 use tl_render_cairo::xdot::image_placements;
 use tl_render_cairo::{RenderOptions, Rendered, Shading};
 use tl_style::{
-    style_backward, style_combined, style_forward, Direction, NodePicture, StyleOptions,
-    StyledGraph,
+    style_backward, style_combined, style_forward, NodePicture, StyleOptions, StyledGraph,
 };
 use tl_trace_model::{write_atomically, Trace};
 
 use crate::error::DrawError;
-use crate::options::{BatchRender, Collapse, DrawOptions, GraphKind, Settings, View};
+use crate::options::{BatchRender, Collapse, DrawOptions, GraphKind, Settings, View, WriteOptions};
 use crate::output::{gzip, output_target, through_links, OutputFormat};
 use crate::views;
 
@@ -37,7 +36,6 @@ pub struct Drawing {
     /// The cone of `show_cone=True`: nodes and arrows downstream of an edit.
     pub cone: Option<Shading>,
     layout_engine: LayoutEngine,
-    dpi: Option<f64>,
 }
 
 /// A written drawing.
@@ -50,13 +48,6 @@ pub struct Written {
 }
 
 impl Drawing {
-    /// The same drawing for another raster resolution (`dpi=` of a later save).
-    pub fn with_dpi(mut self, dpi: f64) -> Result<Drawing, DrawError> {
-        crate::options::check_dpi(dpi)?;
-        self.dpi = Some(dpi);
-        Ok(self)
-    }
-
     /// Adds caption lines under the header.
     pub(crate) fn add_caption(&mut self, lines: &[String]) {
         self.styled
@@ -118,6 +109,15 @@ impl Drawing {
     /// written beside the file). HTML is the interactive page, which `tl-page` writes (the
     /// facade `tl-draw` sends it there): refused here with `file_format_not_static`.
     pub fn render(&self, format: OutputFormat) -> Result<Rendered, DrawError> {
+        self.render_at(format, None)
+    }
+
+    /// [`Drawing::render`] with raster output at `dpi` dots per inch (`None`: the
+    /// renderer's 96); vector and text formats are the same at every resolution.
+    pub fn render_at(&self, format: OutputFormat, dpi: Option<f64>) -> Result<Rendered, DrawError> {
+        if let Some(dpi) = dpi {
+            crate::options::check_dpi(dpi)?;
+        }
         let unpainted = |bytes: Vec<u8>| Rendered {
             bytes,
             warnings: Vec::new(),
@@ -131,7 +131,7 @@ impl Drawing {
                 ))
             }
             OutputFormat::Svgz => {
-                let svg = self.render(OutputFormat::Svg)?;
+                let svg = self.render_at(OutputFormat::Svg, dpi)?;
                 return Ok(Rendered {
                     bytes: gzip(&svg.bytes)?,
                     warnings: svg.warnings,
@@ -162,7 +162,7 @@ impl Drawing {
                 .into_owned(),
             None => picture.file.clone(),
         };
-        self.render_laid_out(&dot, format, file_of)
+        self.render_laid_out(&dot, format, dpi, file_of)
     }
 
     /// Writes every picture the DOT names under `folder` (as `tl-draw-pictures/<hash>.png`).
@@ -179,6 +179,7 @@ impl Drawing {
         &self,
         dot: &str,
         format: OutputFormat,
+        dpi: Option<f64>,
         file_of: impl Fn(&NodePicture) -> String,
     ) -> Result<Rendered, DrawError> {
         let cairo_format = match format {
@@ -212,7 +213,7 @@ impl Drawing {
             | OutputFormat::Json
             | OutputFormat::Xdot
             | OutputFormat::Plain
-            | OutputFormat::Html => return self.render(format),
+            | OutputFormat::Html => return self.render_at(format, dpi),
         };
         // Pictures are placed by the xdot render of the same layout (the json one cannot
         // carry them).
@@ -224,7 +225,7 @@ impl Drawing {
         };
         let laid_out = lay_out(dot, formats, self.layout_engine)?;
         let options = RenderOptions {
-            dpi: self.dpi,
+            dpi,
             shading: self.cone.clone(),
             images: laid_out
                 .get(TextFormat::Xdot)
@@ -239,14 +240,25 @@ impl Drawing {
         )?)
     }
 
-    /// Writes the drawing to `path` (format from `file_format`, else the extension, else
-    /// PDF), atomically: a failure never leaves a broken file.
-    pub fn write(
+    /// Writes the drawing to `path` in the format of its extension (else PDF), atomically:
+    /// a failure never leaves a broken file.
+    pub fn write(&self, path: impl AsRef<Path>) -> Result<Written, DrawError> {
+        self.write_as(path, &WriteOptions::default())
+    }
+
+    /// [`Drawing::write`] as `write` says: `file_format` wins over the extension, raster
+    /// output at `dpi`.
+    pub fn write_as(
         &self,
         path: impl AsRef<Path>,
-        file_format: Option<&str>,
+        write: &WriteOptions,
     ) -> Result<Written, DrawError> {
-        self.write_with(path.as_ref(), file_format, Drawing::render)
+        write.check()?;
+        self.write_with(
+            path.as_ref(),
+            write.file_format.as_deref(),
+            |drawing, format| drawing.render_at(format, write.dpi),
+        )
     }
 
     /// [`Drawing::write`] with the bytes made by `render` (the facade renders `html` as the
@@ -389,7 +401,6 @@ pub fn draw_indexed(
         styled,
         collapse_schedule: shown.schedule,
         layout_engine: options.layout_engine,
-        dpi: options.dpi,
     };
     let forward = (options.graph != GraphKind::Backward).then_some(shown.visible);
     Ok((drawing, forward))
@@ -447,11 +458,7 @@ fn what_is_shown(
 /// The style stage's options from the drawing's.
 fn style_options(options: &Settings) -> Result<StyleOptions, DrawError> {
     Ok(StyleOptions {
-        direction: options.direction.unwrap_or(match options.graph {
-            GraphKind::Forward => Direction::BottomUp,
-            GraphKind::Backward => Direction::TopDown,
-            GraphKind::Combined => Direction::LeftRight,
-        }),
+        direction: options.flow(),
         node_label_fields: options.node_label_fields.clone(),
         show_saved_for_backward: options.show_saved_for_backward,
         show_redundant_args: options.show_redundant_args,

@@ -68,6 +68,12 @@ impl DrawOptions {
     /// setter would; [`KeywordValue::Unset`] leaves the option as it is. Unknown names are
     /// refused with `draw_keyword_unknown` and the closest keyword.
     pub fn set_keyword(self, name: &str, value: &KeywordValue) -> Result<DrawOptions, DrawError> {
+        if crate::options::WRITE_KEYWORDS.contains(&name) {
+            return Err(DrawError::invalid(
+                "draw_keyword_unknown",
+                format!("{name}= is how the drawing is written, not what it shows: give it to the write (WriteOptions, Drawing::write)"),
+            ));
+        }
         let option = OPTIONS
             .iter()
             .find(|option| option.name == name)
@@ -83,6 +89,7 @@ impl DrawOptions {
 pub fn unknown_keyword(name: &str) -> DrawError {
     let known = DRAW_KEYWORDS
         .iter()
+        .chain(&crate::options::WRITE_KEYWORDS)
         .chain(&HOOK_KEYWORDS)
         .chain(&BUNDLE_KEYWORDS)
         .copied();

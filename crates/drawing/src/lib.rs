@@ -25,6 +25,8 @@ pub use bundle::{draw_bundle, parse_on, BundleGraph, BundleKeywords, BundleOptio
 pub use draw::{draw, draw_indexed, Drawing, Written};
 pub use error::DrawError;
 pub use keywords::{KeywordValue, BUNDLE_KEYWORDS, DRAW_KEYWORDS};
-pub use options::{BatchRender, Collapse, DrawOptions, GraphKind, NodeContext, View};
+pub use options::{
+    BatchRender, Collapse, DrawOptions, GraphKind, NodeContext, View, WriteOptions, WRITE_KEYWORDS,
+};
 pub use output::{gzip, output_target, through_links, OutputFormat};
 pub use tl_layout::LayoutEngine;

@@ -1,10 +1,10 @@
 //! The interactive drawing (`-o model.html`, `file_format="html"`): one self-contained HTML
 //! file holding every stop of the collapse schedule and the drawings reached from them by
 //! opening boxes and closing frames, each laid out now (the page runs no layout), with the
-//! recorded fields of every operation and module call, a pan/zoom library and the viewer
-//! script inlined. It opens from disk with no network access (its content security policy
+//! recorded fields of every operation and module call, and the viewer script inlined. It opens from disk with no network access (its content security policy
 //! forbids any) and is the same file for the same trace and options.
 
+mod notebook;
 mod records;
 mod search;
 mod template;
@@ -22,14 +22,27 @@ use tl_drawing::{
 };
 use tl_trace_model::Trace;
 
+pub use notebook::{notebook, notebook_of_drawing, NotebookOutput, OUTPUT_BUDGET};
 use search::Search;
-pub use template::PANZOOM;
 
 /// The interactive page of `trace` drawn as `options` say: it opens on that drawing (on
 /// `collapse="auto"` when neither `collapse=` nor `depth=` was given) and, for forward
 /// drawings, holds every schedule stop and the drawings a click on a box or frame leads
 /// to. Backward and combined drawings are one drawing each (they have no schedule).
 pub fn page(trace: &Trace, options: &DrawOptions) -> Result<String, DrawError> {
+    let built = build(trace, options)?;
+    Ok(template::html(&trace.model.class_name, &built.data))
+}
+
+/// A page's data, and the drawings it holds with their SVGs (state `i` is `drawn[i]`; the
+/// first is the one it opens on).
+pub(crate) struct Built {
+    pub(crate) data: Value,
+    pub(crate) drawn: Vec<(Drawing, Option<VisibleGraph>)>,
+    pub(crate) svgs: Vec<String>,
+}
+
+fn build(trace: &Trace, options: &DrawOptions) -> Result<Built, DrawError> {
     options.check_supported()?;
     let index = TraceIndex::validate(trace)?;
     let mut options = options.clone();
@@ -71,21 +84,23 @@ pub fn page(trace: &Trace, options: &DrawOptions) -> Result<String, DrawError> {
     let states: Vec<Value> = drawn
         .iter()
         .zip(&links)
-        .zip(svgs)
+        .zip(&svgs)
         .map(|(((drawing, visible), links), svg)| {
-            state_json(&index, drawing, visible.as_ref(), links, &svg)
+            state_json(&index, drawing, visible.as_ref(), links, svg)
         })
         .collect::<Result<_, _>>()?;
     let data = json!({
         "title": trace.model.class_name,
         "kind": kind_name(&settings),
+        // Where the drawing starts (its inputs): the opening view of a large drawing.
+        "flow": settings.flow().rankdir(),
         "start": 0,
         "stops": stops,
         "states": states,
         "records": template::packed(&records::records_json(trace))?,
         "cone": { "present": edited && settings.graph != GraphKind::Backward, "shown": cone_shown },
     });
-    Ok(template::html(&trace.model.class_name, &data))
+    Ok(Built { data, drawn, svgs })
 }
 
 /// The drawings a page holds, what a click on each leads to, and the slider's stops.

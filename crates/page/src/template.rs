@@ -1,13 +1,9 @@
-//! The HTML file: the viewer's style and script, the pan/zoom library and the data, inlined
-//! into one page that needs nothing else.
+//! The HTML file: the viewer's style and script and the data, inlined into one page that
+//! needs nothing else.
 
 use base64::Engine;
 use serde_json::Value;
 
-/// The pan/zoom library, `@panzoom/panzoom` 4.6.2 from the npm registry (MIT), as its
-/// package ships it; `web/package-lock.json` pins it and `cargo xtask test` checks this copy
-/// is byte for byte the package's.
-pub const PANZOOM: &str = include_str!("assets/panzoom.min.js");
 const VIEWER_JS: &str = include_str!("assets/viewer.js");
 const VIEWER_CSS: &str = include_str!("assets/viewer.css");
 const TEMPLATE: &str = include_str!("assets/page.html");
@@ -26,7 +22,6 @@ pub(crate) fn html(title: &str, data: &Value) -> String {
     TEMPLATE
         .replace("{{title}}", &escape(title))
         .replace("{{style}}", VIEWER_CSS)
-        .replace("{{panzoom}}", &PANZOOM.replace("</", "<\\/"))
         .replace("{{viewer}}", VIEWER_JS)
         .replace("{{data}}", &data)
 }
@@ -59,7 +54,7 @@ mod tests {
         // The policy forbids any request; nothing in the page tries one either.
         assert!(page.contains("content=\"default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\""));
         assert!(!TEMPLATE.contains(" src=") && !TEMPLATE.contains("<link"));
-        for script in [VIEWER_JS, PANZOOM] {
+        for script in [VIEWER_JS] {
             for call in [
                 "fetch(",
                 "XMLHttpRequest",

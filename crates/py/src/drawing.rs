@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use tl_draw::{
     readable_band, Caller, Collapse, DrawError, Drawing, Drawn, OutputFormat, Schedule, Subject,
+    WriteOptions,
 };
 
 use crate::errors;
@@ -19,6 +20,9 @@ type Stop = (f64, usize, Vec<String>, bool, bool);
 #[pyclass(module = "tl_draw._native", frozen)]
 pub struct NativeDrawing {
     drawn: Drawn,
+    /// The `file_format=`/`dpi=` of the `draw()` call: a later render or save keeps them
+    /// unless it says otherwise.
+    write: WriteOptions,
 }
 
 /// Draws `documents` (one trace or bundle, or several traces) as `request` says: the static
@@ -57,7 +61,10 @@ pub fn draw_documents(
         &Caller::python(),
     )?;
     drawn.drawing()?;
-    Ok(NativeDrawing { drawn })
+    Ok(NativeDrawing {
+        drawn,
+        write: request.write.clone(),
+    })
 }
 
 impl NativeDrawing {
@@ -159,9 +166,23 @@ impl NativeDrawing {
         file_format: &str,
     ) -> PyResult<(Bound<'py, PyBytes>, Vec<String>)> {
         let rendered = py
-            .detach(|| OutputFormat::parse(file_format).and_then(|f| self.drawn.render(f)))
+            .detach(|| {
+                OutputFormat::parse(file_format).and_then(|f| self.drawn.render(f, self.write.dpi))
+            })
             .map_err(|error| errors::to_python(py, &error))?;
         Ok((PyBytes::new(py, &rendered.bytes), rendered.warnings))
+    }
+
+    /// The notebook output: `(html, png, caption)`, the interactive viewer with its picture
+    /// for where scripts cannot run; drawn without the GIL.
+    fn notebook<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(String, Bound<'py, PyBytes>, Option<String>)> {
+        let output = py
+            .detach(|| self.drawn.notebook())
+            .map_err(|error| errors::to_python(py, &error))?;
+        Ok((output.html, PyBytes::new(py, &output.png), output.caption))
     }
 
     /// Writes the drawing by the guide's file rules (`file_format`, else the extension, else
@@ -174,8 +195,12 @@ impl NativeDrawing {
         file_format: Option<String>,
         dpi: Option<f64>,
     ) -> PyResult<(PathBuf, Vec<String>)> {
+        let mut asked = WriteOptions::default();
+        asked.file_format = file_format;
+        asked.dpi = dpi;
+        let write = self.write.overridden_by(&asked);
         let written = py
-            .detach(|| self.drawn.write(&path, file_format.as_deref(), dpi))
+            .detach(|| self.drawn.write(&path, &write))
             .map_err(|error| errors::to_python(py, &error))?;
         Ok((written.path, written.warnings))
     }

@@ -4,7 +4,7 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
-use tl_draw::{BundleKeywords, DrawError, DrawOptions, KeywordValue};
+use tl_draw::{BundleKeywords, DrawError, DrawOptions, KeywordValue, WriteOptions};
 
 use crate::errors;
 use crate::hooks::{self, Failures};
@@ -15,6 +15,8 @@ pub struct Request {
     pub options: DrawOptions,
     /// `graph=` as given (a bundle also takes `diff`), `metric=`, `on=`, `members=`.
     pub bundle: BundleKeywords,
+    /// `file_format=` and `dpi=`: how the drawing is written.
+    pub write: WriteOptions,
 }
 
 impl Request {
@@ -24,6 +26,7 @@ impl Request {
         let mut request = Request {
             options: DrawOptions::default(),
             bundle: BundleKeywords::default(),
+            write: WriteOptions::default(),
         };
         for (name, value) in keywords.iter() {
             let name: String = name.extract()?;
@@ -70,6 +73,14 @@ impl Request {
                 "metric" => request.bundle.metric = value.extract()?,
                 "on" => request.bundle.on = value.extract()?,
                 "members" => request.bundle.members = value.extract()?,
+                "file_format" | "dpi" => {
+                    let value = keyword_value(&name, &value).map_err(fail)?;
+                    if let Some(write) =
+                        std::mem::take(&mut request.write).set_keyword(&name, &value)
+                    {
+                        request.write = write.map_err(fail)?;
+                    }
+                }
                 _ => {
                     let value = keyword_value(&name, &value).map_err(fail)?;
                     request.options = std::mem::take(&mut request.options)

@@ -45,8 +45,9 @@ fn draw(
 /// The keywords `draw` takes, for the Python side's checks and suggestions.
 #[pyfunction]
 fn keyword_names() -> (Vec<&'static str>, Vec<&'static str>) {
+    let write = tl_draw::WRITE_KEYWORDS.iter();
     (
-        tl_draw::DRAW_KEYWORDS.to_vec(),
+        write.chain(tl_draw::DRAW_KEYWORDS).copied().collect(),
         tl_draw::BUNDLE_KEYWORDS.to_vec(),
     )
 }
@@ -55,8 +56,9 @@ fn keyword_names() -> (Vec<&'static str>, Vec<&'static str>) {
 /// closest keyword).
 #[pyfunction]
 fn check_keywords(py: Python<'_>, names: Vec<String>) -> PyResult<()> {
-    let known = tl_draw::DRAW_KEYWORDS
+    let known = tl_draw::WRITE_KEYWORDS
         .iter()
+        .chain(tl_draw::DRAW_KEYWORDS)
         .chain(tl_draw::BUNDLE_KEYWORDS.iter())
         .chain(tl_draw::keywords::HOOK_KEYWORDS.iter());
     let known: Vec<&str> = known.copied().collect();

@@ -5,10 +5,10 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::options::{parse_show_buffers, FlagShape, OptionSpec, OPTIONS};
+use crate::options::{parse_show_buffers, FlagShape, OptionSpec, OPTIONS, WRITE_OPTIONS};
 use crate::{
     BundleKeywords, Caller, Document, DrawError, DrawOptions, Drawn, KeywordValue, Subject, Trace,
-    TraceError, Written,
+    TraceError, WriteOptions, Written,
 };
 use clap::{Arg, ArgAction, Args, Parser, Subcommand};
 
@@ -80,13 +80,15 @@ struct DrawArgs {
     max_trace_bytes: u64,
 }
 
-/// The flags of [`OPTIONS`], one per drawing option, as given on the command line.
+/// The flags of [`WRITE_OPTIONS`] and [`OPTIONS`], one per setting, as given on the
+/// command line.
 struct OptionFlags {
+    write: Vec<(&'static OptionSpec<WriteOptions>, KeywordValue)>,
     given: Vec<(&'static OptionSpec, KeywordValue)>,
 }
 
 /// The flag of `option`: `--show-legend <BOOL>`, with its help.
-fn flag(option: &'static OptionSpec) -> Arg {
+fn flag<O>(option: &'static OptionSpec<O>) -> Arg {
     let arg = Arg::new(option.name)
         .long(option.name.replace('_', "-"))
         .help(option.help);
@@ -111,6 +113,9 @@ fn flag(option: &'static OptionSpec) -> Arg {
 
 impl clap::Args for OptionFlags {
     fn augment_args(command: clap::Command) -> clap::Command {
+        let command = WRITE_OPTIONS
+            .iter()
+            .fold(command, |command, option| command.arg(flag(option)));
         OPTIONS
             .iter()
             .fold(command, |command, option| command.arg(flag(option)))
@@ -121,35 +126,47 @@ impl clap::Args for OptionFlags {
     }
 }
 
+/// The value given to `option`'s flag, if it was given.
+fn given<O>(matches: &clap::ArgMatches, option: &OptionSpec<O>) -> Option<KeywordValue> {
+    match option.flag {
+        FlagShape::Switch => matches
+            .get_flag(option.name)
+            .then_some(KeywordValue::Bool(true)),
+        FlagShape::Bool => matches
+            .get_one::<bool>(option.name)
+            .map(|flag| KeywordValue::Bool(*flag)),
+        FlagShape::Text => matches
+            .get_one::<String>(option.name)
+            .map(|text| KeywordValue::Text(text.clone())),
+        FlagShape::Int => matches
+            .get_one::<i64>(option.name)
+            .map(|n| KeywordValue::Int(*n)),
+        FlagShape::Float => matches
+            .get_one::<f64>(option.name)
+            .map(|x| KeywordValue::Float(*x)),
+        FlagShape::List => matches
+            .get_many::<String>(option.name)
+            .map(|texts| KeywordValue::Texts(texts.cloned().collect())),
+    }
+}
+
+/// The options of `options` whose flags were given, with their values.
+fn with_values<O>(
+    matches: &clap::ArgMatches,
+    options: &'static [OptionSpec<O>],
+) -> Vec<(&'static OptionSpec<O>, KeywordValue)> {
+    options
+        .iter()
+        .filter_map(|option| given(matches, option).map(|value| (option, value)))
+        .collect()
+}
+
 impl clap::FromArgMatches for OptionFlags {
     fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
-        let mut given = Vec::new();
-        for option in OPTIONS {
-            let value = match option.flag {
-                FlagShape::Switch => matches
-                    .get_flag(option.name)
-                    .then_some(KeywordValue::Bool(true)),
-                FlagShape::Bool => matches
-                    .get_one::<bool>(option.name)
-                    .map(|flag| KeywordValue::Bool(*flag)),
-                FlagShape::Text => matches
-                    .get_one::<String>(option.name)
-                    .map(|text| KeywordValue::Text(text.clone())),
-                FlagShape::Int => matches
-                    .get_one::<i64>(option.name)
-                    .map(|n| KeywordValue::Int(*n)),
-                FlagShape::Float => matches
-                    .get_one::<f64>(option.name)
-                    .map(|x| KeywordValue::Float(*x)),
-                FlagShape::List => matches
-                    .get_many::<String>(option.name)
-                    .map(|texts| KeywordValue::Texts(texts.cloned().collect())),
-            };
-            if let Some(value) = value {
-                given.push((option, value));
-            }
-        }
-        Ok(OptionFlags { given })
+        Ok(OptionFlags {
+            write: with_values(matches, WRITE_OPTIONS),
+            given: with_values(matches, OPTIONS),
+        })
     }
 
     fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
@@ -159,9 +176,9 @@ impl clap::FromArgMatches for OptionFlags {
 }
 
 impl DrawArgs {
-    /// The drawing options and the bundle keywords the flags give. Only what the user
-    /// passed is set, so that a view's settings fill in the rest.
-    fn options(&self) -> Result<(DrawOptions, BundleKeywords), DrawError> {
+    /// The drawing options, the bundle keywords and the write settings the flags give.
+    /// Only what the user passed is set, so that a view's settings fill in the rest.
+    fn options(&self) -> Result<(DrawOptions, BundleKeywords, WriteOptions), DrawError> {
         let mut bundle = BundleKeywords {
             graph: None,
             metric: self.metric.clone(),
@@ -176,18 +193,21 @@ impl DrawArgs {
             }
             .map_err(|error| as_flag(error, option, value))?;
         }
-        Ok((options, bundle))
+        let mut write = WriteOptions::default();
+        for (option, value) in &self.options.write {
+            write = (option.set)(write, value).map_err(|error| as_flag(error, option, value))?;
+        }
+        Ok((options, bundle, write))
     }
 
     fn run(&self) -> Result<Written, DrawError> {
-        let (options, bundle_keywords) = self.options()?;
+        let (options, bundle_keywords, write) = self.options()?;
         let first = &self.traces[0];
         let output = self.output.clone().unwrap_or_else(|| {
             let stem = first.file_stem().unwrap_or_default();
             Path::new(stem).with_extension("pdf")
         });
-        let file_format = options.file_format.clone();
-        let (target, format) = crate::output_target(&output, file_format.as_deref())?;
+        let (target, format) = crate::output_target(&output, write.file_format.as_deref())?;
         self.refuse_output_over_an_input(&target)?;
         let drawn = Drawn::new(
             self.subject()?,
@@ -202,18 +222,12 @@ impl DrawArgs {
                 eprintln!("tl-draw: laying out {nodes} nodes...");
             }
         }
-        let written = drawn.write(&output, file_format.as_deref(), None);
+        let written = drawn.write(&output, &write);
         // The process ends right after: freeing a large trace record by record would only
         // make the user wait (a tenth of a second per 100,000 operations).
         std::mem::forget(drawn);
         let mut written = written?;
-        if self
-            .options
-            .given
-            .iter()
-            .any(|(option, _)| option.name == "dpi")
-            && written.path.extension().is_none_or(|e| e != "png")
-        {
+        if write.dpi.is_some() && written.path.extension().is_none_or(|e| e != "png") {
             written.warnings.insert(
                 0,
                 "--dpi sets the resolution of PNG output; this drawing is vector output and was drawn at its natural size"
@@ -305,7 +319,7 @@ fn schedule(trace: &Path, show_buffers: &str) -> Result<String, DrawError> {
 }
 
 /// A keyword's type error in the flag's spelling: `--depth takes ...`, not `depth= takes`.
-fn as_flag(error: DrawError, option: &OptionSpec, value: &KeywordValue) -> DrawError {
+fn as_flag<O>(error: DrawError, option: &OptionSpec<O>, value: &KeywordValue) -> DrawError {
     match error.code() {
         "keyword_value_invalid" => DrawError::invalid(
             "keyword_value_invalid",

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 
 use tl_drawing::{
     draw, draw_bundle, output_target, BundleKeywords, BundleOptions, DrawError, DrawOptions,
-    Drawing, OutputFormat, Written,
+    Drawing, OutputFormat, WriteOptions, Written,
 };
 use tl_render_cairo::Rendered;
 use tl_trace_model::union::union_bundle;
@@ -137,11 +137,12 @@ impl Drawn {
     }
 
     /// The bytes of `format`, with any warnings: a static format renders the static
-    /// drawing; `html` is the interactive page of a trace (every stop, boxes that open), or
-    /// the page of a bundle's one drawing.
-    pub fn render(&self, format: OutputFormat) -> Result<Rendered, DrawError> {
+    /// drawing (raster output at `dpi`, else the renderer's resolution); `html` is the
+    /// interactive page of a trace (every stop, boxes that open), or the page of a bundle's
+    /// one drawing.
+    pub fn render(&self, format: OutputFormat, dpi: Option<f64>) -> Result<Rendered, DrawError> {
         if format != OutputFormat::Html {
-            return self.drawing()?.render(format);
+            return self.drawing()?.render_at(format, dpi);
         }
         match self.trace() {
             Some(trace) => Ok(Rendered {
@@ -152,14 +153,11 @@ impl Drawn {
         }
     }
 
-    /// Writes to `path` by the guide's file rules (`file_format`, else the extension, else
-    /// PDF), atomically; `dpi` overrides the options' resolution for this file.
-    pub fn write(
-        &self,
-        path: &Path,
-        file_format: Option<&str>,
-        dpi: Option<f64>,
-    ) -> Result<Written, DrawError> {
+    /// Writes to `path` by the guide's file rules (`write.file_format`, else the extension,
+    /// else PDF; raster output at `write.dpi`), atomically.
+    pub fn write(&self, path: &Path, write: &WriteOptions) -> Result<Written, DrawError> {
+        write.check()?;
+        let file_format = write.file_format.as_deref();
         let (target, format) = output_target(path, file_format)?;
         match (format, self.trace()) {
             (OutputFormat::Html, Some(trace)) => tl_page::write(trace, &self.options, &target),
@@ -167,14 +165,18 @@ impl Drawn {
                 self.drawing()?
                     .write_with(path, file_format, |drawing, _| page_of(drawing))
             }
-            _ => match dpi {
-                Some(dpi) => self
-                    .drawing()?
-                    .clone()
-                    .with_dpi(dpi)?
-                    .write(path, file_format),
-                None => self.drawing()?.write(path, file_format),
-            },
+            _ => self.drawing()?.write_as(path, write),
+        }
+    }
+}
+
+impl Drawn {
+    /// The output a notebook shows: the interactive page where scripts run and a picture
+    /// where they do not ([`tl_page::notebook`]); a bundle's is its one drawing's.
+    pub fn notebook(&self) -> Result<tl_page::NotebookOutput, DrawError> {
+        match self.trace() {
+            Some(trace) => tl_page::notebook(trace, &self.options),
+            None => tl_page::notebook_of_drawing(self.drawing()?),
         }
     }
 }

@@ -13,7 +13,7 @@
 //! let trace = Trace::read("fixtures/convnet.json")?;
 //! let drawing = draw(&trace, &DrawOptions::default().depth(2))?;
 //! println!("{}", drawing.dot);
-//! drawing.write("convnet.svg", None)?;
+//! drawing.write("convnet.svg")?;
 //! # Ok::<(), tl_draw::DrawError>(())
 //! ```
 
@@ -28,8 +28,8 @@ pub use tl_collapse::NodeKind;
 pub use tl_drawing::{
     draw, draw_bundle, keywords, options, output_target, parse_on, BatchRender, BundleGraph,
     BundleKeywords, BundleOptions, Collapse, DrawError, DrawOptions, Drawing, GraphKind,
-    KeywordValue, LayoutEngine, NodeContext, OutputFormat, View, Written, BUNDLE_KEYWORDS,
-    DRAW_KEYWORDS, METRICS,
+    KeywordValue, LayoutEngine, NodeContext, OutputFormat, View, WriteOptions, Written,
+    BUNDLE_KEYWORDS, DRAW_KEYWORDS, METRICS, WRITE_KEYWORDS,
 };
 pub use tl_layout::guard;
 /// The interactive page (`tl-page`).

@@ -132,7 +132,7 @@ fn interventions_view_marks_changes_and_writes_the_census() {
     );
     assert!(!node_line(dot, "input_1pass1").contains("max |Δ|"));
     let dir = tempfile::tempdir().unwrap();
-    let written = drawing.write(dir.path().join("edited.svg"), None).unwrap();
+    let written = drawing.write(dir.path().join("edited.svg")).unwrap();
     let census = std::fs::read_to_string(dir.path().join("edited.svg.census.txt")).unwrap();
     assert!(written.path.ends_with("edited.svg"));
     assert!(
@@ -141,7 +141,7 @@ fn interventions_view_marks_changes_and_writes_the_census() {
     assert!(census.contains("relu_1_2:1: max |Δ| = 1.19"));
     // A plain drawing writes no census.
     let plain = draw(&edited, &DrawOptions::default()).unwrap();
-    plain.write(dir.path().join("plain.svg"), None).unwrap();
+    plain.write(dir.path().join("plain.svg")).unwrap();
     assert!(!dir.path().join("plain.svg.census.txt").exists());
     let error = draw(
         &trace("convnet"),

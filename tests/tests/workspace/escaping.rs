@@ -37,7 +37,7 @@ fn hostile_names_are_escaped_in_dot_and_drawn_literally() {
     // Painted text reads exactly as the trace spells it (one backslash, no entities).
     let folder = tempfile::tempdir().unwrap();
     let pdf = drawing
-        .write(folder.path().join("hostile.pdf"), None)
+        .write(folder.path().join("hostile.pdf"))
         .unwrap()
         .path;
     let text = std::process::Command::new("pdftotext")
@@ -120,7 +120,7 @@ fn control_characters_are_drawn_visibly_and_every_format_is_well_formed() {
     let folder = tempfile::tempdir().unwrap();
     for format in ["pdf", "png", "dot"] {
         let written = drawing
-            .write(folder.path().join(format!("c.{format}")), None)
+            .write(folder.path().join(format!("c.{format}")))
             .unwrap_or_else(|e| panic!("{format}: {e}"));
         assert!(std::fs::metadata(written.path).unwrap().len() > 100);
     }
@@ -148,7 +148,7 @@ fn huge_texts_are_cut_to_the_documented_length() {
         .dot
         .contains(&"N".repeat(tl_style::format::MAX_SHOWN_CHARS)));
     let folder = tempfile::tempdir().unwrap();
-    drawing.write(folder.path().join("big.pdf"), None).unwrap();
+    drawing.write(folder.path().join("big.pdf")).unwrap();
 }
 
 #[test]
@@ -156,9 +156,9 @@ fn hostile_names_stay_text_in_the_interactive_page() {
     let trace = hostile_trace();
     let page = tl_draw::html::page(&trace, &DrawOptions::default()).unwrap();
     assert!(page.contains("<title>tl-draw: Net&lt;&quot;&amp;'&gt;\\ ünï</title>"));
-    // Only the page's own three scripts; the trace's text cannot open or close one.
-    assert_eq!(page.matches("<script").count(), 3);
-    assert_eq!(page.matches("</script>").count(), 3);
+    // Only the page's own two scripts (data, viewer); the trace's text cannot open or close one.
+    assert_eq!(page.matches("<script").count(), 2);
+    assert_eq!(page.matches("</script>").count(), 2);
     let data = tl_tests::page_data(&page);
     assert_eq!(data["title"], "Net<\"&'>\\ ünï");
 }

@@ -119,18 +119,18 @@ fn golden_pngs() {
         ),
     ];
     for (name, options) in bundle_cases {
-        let png = tl_draw::draw_bundle(&bundle, &DrawOptions::default().dpi(72.0), &options)
+        let png = tl_draw::draw_bundle(&bundle, &DrawOptions::default(), &options)
             .unwrap()
-            .render(OutputFormat::Png)
+            .render_at(OutputFormat::Png, Some(72.0))
             .unwrap()
             .bytes;
         compare_with_golden(name, &png);
     }
     for (name, options) in cases {
         let fixture = name.split('.').next().unwrap();
-        let png = draw(&trace(fixture), &options.dpi(72.0))
+        let png = draw(&trace(fixture), &options)
             .unwrap()
-            .render(OutputFormat::Png)
+            .render_at(OutputFormat::Png, Some(72.0))
             .unwrap()
             .bytes;
         compare_with_golden(name, &png);
@@ -160,7 +160,7 @@ fn compare_with_golden(name: &str, png: &[u8]) {
 fn pdf_text_is_extractable() {
     let folder = tempfile::tempdir().unwrap();
     let drawing = draw(&trace("convnet"), &DrawOptions::default()).unwrap();
-    let written = drawing.write(folder.path().join("convnet"), None).unwrap();
+    let written = drawing.write(folder.path().join("convnet")).unwrap();
     assert_eq!(
         written.path,
         folder.path().join("convnet.pdf"),
@@ -335,9 +335,7 @@ fn pictures_leave_no_files_behind_and_the_dot_names_them_relatively() {
     );
     // Other tests run beside this one, so only check that renders do not accumulate.
     assert!(std::fs::read_dir(std::env::temp_dir()).unwrap().count() <= before + 4);
-    let written = drawing
-        .write(scratch.path().join("photo.dot"), None)
-        .unwrap();
+    let written = drawing.write(scratch.path().join("photo.dot")).unwrap();
     let pictures: Vec<_> = std::fs::read_dir(scratch.path().join("tl-draw-pictures"))
         .unwrap()
         .collect();
@@ -382,9 +380,7 @@ fn every_format_is_byte_identical_run_to_run_and_text_formats_name_pictures_rela
         );
     }
     let scratch = tempfile::tempdir().unwrap();
-    drawing
-        .write(scratch.path().join("photo.json"), None)
-        .unwrap();
+    drawing.write(scratch.path().join("photo.json")).unwrap();
     assert_eq!(
         std::fs::read_dir(scratch.path().join("tl-draw-pictures"))
             .unwrap()

@@ -263,7 +263,7 @@ pub fn rust_call(figure: &Figure) -> Result<String> {
             )
         }
     };
-    Ok(format!("{call}?.write({output:?}, None)?;"))
+    Ok(format!("{call}?.write({output:?})?;"))
 }
 
 /// What the task writes after a figure's declaration.
@@ -424,7 +424,7 @@ mod tests {
         };
         assert_eq!(
             rust_call(&figure("fixtures/stack8.json --collapse 0.5 --rolled")).unwrap(),
-            "draw(&Trace::load(\"fixtures/stack8.json\")?, &DrawOptions::default().collapse(Collapse::Level(0.5)).rolled(true))?.write(\"x.svg\", None)?;"
+            "draw(&Trace::load(\"fixtures/stack8.json\")?, &DrawOptions::default().collapse(Collapse::Level(0.5)).rolled(true))?.write(\"x.svg\")?;"
         );
         assert!(rust_call(&figure("fixtures/convnet.json --unknown 1")).is_err());
     }

@@ -115,9 +115,7 @@ fn time_draws(modes: &str, traces: &[String]) -> Result<()> {
             for _ in 0..RUNS {
                 let start = Instant::now();
                 let drawing = draw(&trace, &options).map_err(|e| format!("{path}: {e}"))?;
-                drawing
-                    .write(&svg, None)
-                    .map_err(|e| format!("{path}: {e}"))?;
+                drawing.write(&svg).map_err(|e| format!("{path}: {e}"))?;
                 totals.push(start.elapsed().as_secs_f64());
                 cost = Some(tl_draw::guard::layout_cost(&drawing.styled));
                 layouts.push(layout_seconds(&drawing.dot)?);

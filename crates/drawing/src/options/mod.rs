@@ -11,6 +11,7 @@
 #[macro_use]
 mod declare;
 mod values;
+mod write;
 
 use std::sync::Arc;
 
@@ -23,6 +24,7 @@ use tl_style::{Direction, LabelField, NodeStyle, StyledNode, Theme, ThemeName};
 use crate::error::DrawError;
 use crate::keywords::KeywordValue;
 pub use values::*;
+pub use write::{check_dpi, WriteOptions, WRITE_KEYWORDS, WRITE_OPTIONS};
 
 /// How a command-line flag reads its value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,9 +43,10 @@ pub enum FlagShape {
     List,
 }
 
-/// One option as bindings and the command line see it.
+/// One option as bindings and the command line see it: a drawing option of [`OPTIONS`], or
+/// a write-time setting of [`WRITE_OPTIONS`] (`O = WriteOptions`).
 #[derive(Debug, Clone, Copy)]
-pub struct OptionSpec {
+pub struct OptionSpec<O: 'static = DrawOptions> {
     /// The keyword (`collapse`); the flag is the same with `-` for `_`.
     pub name: &'static str,
     /// What the option takes, for messages: `"a whole number of at least 0"`.
@@ -55,19 +58,10 @@ pub struct OptionSpec {
     /// The flag's help: what the option does and what it takes.
     pub help: &'static str,
     /// Sets the option on options from a loosely typed value.
-    pub set: fn(DrawOptions, &KeywordValue) -> Result<DrawOptions, DrawError>,
+    pub set: fn(O, &KeywordValue) -> Result<O, DrawError>,
 }
 
 draw_options! {
-    /// Output format when it should not follow the path's extension (a write-time
-    /// setting: the drawing is the same in every format).
-    file_format(&str): String,
-        takes "a format name such as \"png\"",
-        flag Text("FORMAT"), "Output format, overriding the extension: pdf, png, svg, svgz, ps, eps, dot, json, xdot, plain or html";
-    /// Dots per inch of raster output (a write-time setting).
-    dpi(f64): f64,
-        takes "a number of dots per inch",
-        flag Float, "Dots per inch of raster (PNG) output";
     /// A ready-made view: it fills in the options not set.
     view(View): View,
         takes "a view name such as \"speed\"",
@@ -233,7 +227,17 @@ impl Settings {
         })
     }
 
-    /// Validates values the setters could not (collapse level, dpi) and
+    /// The direction the drawing flows in: `direction=`, else the graph's default
+    /// (forward: bottom-up, backward: top-down, combined: left to right).
+    pub fn flow(&self) -> Direction {
+        self.direction.unwrap_or(match self.graph {
+            GraphKind::Forward => Direction::BottomUp,
+            GraphKind::Backward => Direction::TopDown,
+            GraphKind::Combined => Direction::LeftRight,
+        })
+    }
+
+    /// Validates values the setters could not (the collapse level) and
     /// combinations that cannot be drawn, with a clear error.
     pub fn check_supported(&self) -> Result<Theme, DrawError> {
         if let Collapse::Level(level) = self.collapse {
@@ -243,9 +247,6 @@ impl Settings {
                     format!("collapse float level must be in [0.0, 1.0]; received {level}"),
                 ));
             }
-        }
-        if let Some(dpi) = self.dpi {
-            check_dpi(dpi)?;
         }
         if self.module.is_some() && self.graph != GraphKind::Forward {
             return Err(DrawError::invalid(
@@ -278,18 +279,6 @@ impl Settings {
             }
         }
         Ok(Theme::named(self.theme))
-    }
-}
-
-/// Refuses a resolution that is not a positive number.
-pub fn check_dpi(dpi: f64) -> Result<(), DrawError> {
-    if dpi.is_finite() && dpi > 0.0 {
-        Ok(())
-    } else {
-        Err(DrawError::invalid(
-            "dpi_invalid",
-            format!("dpi must be a positive number; received {dpi}"),
-        ))
     }
 }
 

@@ -1,6 +1,7 @@
 // tl-draw's interactive drawing: shows the precomputed drawings of one trace (schedule
-// stops and opened/closed boxes), with pan and zoom (Panzoom), search and each node's
-// recorded fields. Everything it needs is in the page: it makes no request.
+// stops and opened/closed boxes), with pan and zoom, an overview, search and each node's
+// recorded fields. Everything it needs is in the page: it makes no request. The same page
+// is the notebook's inline viewer (inside an iframe), so this is the one implementation.
 (() => {
   'use strict';
   const data = JSON.parse(document.getElementById('tl-data').textContent);
@@ -8,13 +9,80 @@
   const view = $('tl-view');
   const canvas = $('tl-canvas');
   const fields = $('tl-fields');
-  const panzoom = Panzoom(canvas, {
-    origin: '0 0', canvas: true, maxScale: 40, minScale: 0.002, step: 0.25, cursor: 'grab',
-  });
+  const minimap = $('tl-minimap');
+
+  // --- Camera ------------------------------------------------------------------------
+  // The drawing is placed by one transform: a point p of the drawing (its own pixels) is
+  // on the view at (x + p.x * s, y + p.y * s). Zooming about a view point keeps the drawing
+  // point under it fixed, by construction.
+  const camera = { x: 0, y: 0, s: 1 };
+  const MIN_SCALE = 0.002;
+  const MAX_SCALE = 40;
+  // Text is set at 10 to 14 pt: below this scale it cannot be read.
+  const READABLE = 0.55;
+  function place() {
+    canvas.style.transform = `translate(${camera.x}px, ${camera.y}px) scale(${camera.s})`;
+    scheduleMinimap();
+  }
+  function viewSize() {
+    const v = view.getBoundingClientRect();
+    return { left: v.left, top: v.top, width: v.width, height: v.height };
+  }
+  // Zooms by `factor` about the view point (px, py), relative to the view's corner.
+  function zoomAbout(px, py, factor) {
+    const s = Math.min(MAX_SCALE, Math.max(MIN_SCALE, camera.s * factor));
+    const k = s / camera.s;
+    camera.x = px - (px - camera.x) * k;
+    camera.y = py - (py - camera.y) * k;
+    camera.s = s;
+    place();
+  }
+  // Shows the drawing at scale `s` with its point (dx, dy) at view point (px, py).
+  function lookAt(dx, dy, s, px, py) {
+    camera.s = Math.min(MAX_SCALE, Math.max(MIN_SCALE, s));
+    camera.x = px - dx * camera.s;
+    camera.y = py - dy * camera.s;
+    place();
+  }
   view.addEventListener('wheel', (event) => {
     event.preventDefault();
-    panzoom.zoomWithWheel(event);
+    const v = viewSize();
+    // Lines and pages are about 16 and 800 pixels; a pinch (ctrl) is finer, so stronger.
+    const unit = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? 800 : 1;
+    const rate = event.ctrlKey ? 0.01 : 0.0018;
+    const factor = Math.exp(-event.deltaY * unit * rate);
+    zoomAbout(event.clientX - v.left, event.clientY - v.top, Math.min(4, Math.max(0.25, factor)));
   }, { passive: false });
+
+  // Drag to pan; a press that moves less than a few pixels is a click.
+  let drag = null;
+  view.addEventListener('pointerdown', (event) => {
+    if (event.button !== 0) return;
+    drag = { x: event.clientX, y: event.clientY, cx: camera.x, cy: camera.y, moved: false, id: event.pointerId };
+  });
+  window.addEventListener('pointermove', (event) => {
+    if (!drag || event.pointerId !== drag.id) return;
+    const dx = event.clientX - drag.x;
+    const dy = event.clientY - drag.y;
+    if (!drag.moved && Math.hypot(dx, dy) > 5) {
+      drag.moved = true;
+      view.classList.add('tl-dragging');
+    }
+    if (drag.moved) {
+      camera.x = drag.cx + dx;
+      camera.y = drag.cy + dy;
+      place();
+    }
+  });
+  window.addEventListener('pointerup', () => {
+    view.classList.remove('tl-dragging');
+    if (drag) setTimeout(() => { drag = null; }, 0);
+  });
+  view.addEventListener('dblclick', (event) => {
+    event.preventDefault();
+    const v = viewSize();
+    zoomAbout(event.clientX - v.left, event.clientY - v.top, event.shiftKey ? 0.5 : 2);
+  });
 
   const unpacked = new Map();
   let records = null;
@@ -53,14 +121,15 @@
     const title = g.querySelector(':scope > title');
     return title ? title.textContent : '';
   };
-  // The middle of a drawn element in the drawing's own pixels (before pan and zoom):
-  // Panzoom applies its transform at the next frame, so screen positions can lag.
+  // The middle of a drawn element in the drawing's own pixels (before pan and zoom).
   const local = (element) => {
     const box = element.getBBox();
     const point = new DOMPoint(box.x + box.width / 2, box.y + box.height / 2)
       .matrixTransform(element.getCTM());
     return { x: point.x, y: point.y };
   };
+  // A drawing point's place on the view.
+  const onScreen = (p) => ({ x: camera.x + p.x * camera.s, y: camera.y + p.y * camera.s });
   const painted = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
 
   // Shows state `index`; `anchor` = { before: screen point, find: () => element } keeps
@@ -96,15 +165,17 @@
     if (stopOfState >= 0) stop = stopOfState;
     describe(state, stopOfState >= 0);
     applyCone();
+    measureMinimap();
     const target = anchor && anchor.find();
     if (target) {
       // The frame a box opened into (or the box a frame closed into) takes the place the
-      // clicked thing had on the screen; the zoom stays.
+      // clicked thing had on the screen; the zoom stays, unless it must change for the
+      // whole of it to be seen.
       const after = local(target);
-      const pan = panzoom.getPan();
-      panzoom.pan(pan.x + anchor.before.x - after.x, pan.y + anchor.before.y - after.y, { animate: false });
+      lookAt(after.x, after.y, camera.s, anchor.before.x, anchor.before.y);
+      keepInView(target);
     } else {
-      fit();
+      openingView();
     }
     if ($('tl-search').value) search($('tl-search').value, false);
     await painted();
@@ -121,51 +192,241 @@
     const s = data.stops[stop];
     $('tl-slider').value = String(stop);
     $('tl-level').textContent = `level ${s.level.toFixed(2)}${s.auto ? ' (auto)' : ''}${atStop ? '' : ', boxes opened or closed'}`;
-    $('tl-folds').textContent = atStop
-      ? (s.folds.length ? `folds: ${s.folds.join('; ')}` : 'full detail: nothing folded')
-      : 'click a frame to close it again; move the slider to go back to a stop';
+    // Every fold drawn now, whatever led here (a stop, or boxes opened and closed).
+    const folded = [];
+    for (const node of state.nodes) {
+      // A box's first row names it (`@features`, a run of repeats, a folded loop).
+      if (node.module || node.kind === 'capsule') folded.push((node.rows && node.rows[0]) || `@${node.module}`);
+    }
+    const closing = atStop ? '' : ' (click a frame to close it again; move the slider to go back to a stop)';
+    $('tl-folds').textContent = folded.length
+      ? `${folded.length} folded: ${folded.join(', ')}${closing}`
+      : `full detail: nothing folded${closing}`;
   }
 
-  function fit() {
+  // The drawing's size in its own pixels.
+  function drawingSize() {
     const svg = canvas.querySelector('svg');
-    if (!svg) return;
-    const r = { width: svg.width.baseVal.value, height: svg.height.baseVal.value };
-    const v = view.getBoundingClientRect();
-    if (!r.width || !r.height) return;
-    const scale = Math.min(2, 0.96 * Math.min(v.width / r.width, v.height / r.height));
-    panzoom.zoom(scale, { animate: false, force: true });
-    panzoom.pan(v.width / (2 * scale) - r.width / 2, v.height / (2 * scale) - r.height / 2,
-      { animate: false, force: true });
+    if (!svg) return null;
+    const size = { width: svg.width.baseVal.value, height: svg.height.baseVal.value };
+    return size.width && size.height ? size : null;
+  }
+
+  // All of the drawing, centred (at most twice its size).
+  function fit() {
+    const r = drawingSize();
+    if (!r) return;
+    const v = viewSize();
+    const s = Math.min(2, 0.96 * Math.min(v.width / r.width, v.height / r.height));
+    lookAt(r.width / 2, r.height / 2, s, v.width / 2, v.height / 2);
+  }
+
+  // The first view of a drawing: all of it when its text can be read so; else its width,
+  // at its start (the inputs' end); else a readable scale at its start. The overview shows
+  // where that is in the whole.
+  // A viewer not laid out yet (a notebook cell scrolled far away) opens when it is.
+  let openingPending = false;
+  function openingView() {
+    const r = drawingSize();
+    if (!r) return;
+    const v = viewSize();
+    openingPending = v.width < 10 || v.height < 10;
+    if (openingPending) return;
+    const all = 0.96 * Math.min(v.width / r.width, v.height / r.height);
+    if (all >= READABLE) {
+      fit();
+      return;
+    }
+    const flow = data.flow || 'TB';
+    const across = flow === 'LR' || flow === 'RL'
+      ? Math.min(1, 0.96 * v.height / r.height)
+      : Math.min(1, 0.96 * v.width / r.width);
+    const s = Math.max(across, READABLE);
+    const margin = 12;
+    // The start edge of the drawing at the matching edge of the view; across the flow, the
+    // drawing centred when it fits, else its first input in the middle.
+    const input = firstInput();
+    const vertical = flow === 'BT' || flow === 'TB';
+    const startEdge = { BT: [null, r.height], TB: [null, 0], LR: [0, null], RL: [r.width, null] }[flow];
+    const viewEdge = { BT: [null, v.height - margin], TB: [null, margin], LR: [margin, null], RL: [v.width - margin, null] }[flow];
+    if (vertical) {
+      const fits = r.width * s <= v.width;
+      const dx = fits || !input ? r.width / 2 : input.x;
+      lookAt(dx, startEdge[1], s, v.width / 2, viewEdge[1]);
+      if (!fits) camera.x = Math.min(0, Math.max(v.width - r.width * s, camera.x));
+    } else {
+      const fits = r.height * s <= v.height;
+      const dy = fits || !input ? r.height / 2 : input.y;
+      lookAt(startEdge[0], dy, s, viewEdge[0], v.height / 2);
+      if (!fits) camera.y = Math.min(0, Math.max(v.height - r.height * s, camera.y));
+    }
+    place();
+  }
+
+  // Where the drawing's first input is drawn (its own pixels), if it draws one.
+  function firstInput() {
+    if (!records) return null;
+    for (const g of canvas.querySelectorAll('g.node')) {
+      const node = info.nodes.get(g.dataset.id);
+      if (node && !node.module && (node.ops || []).some((op) => records.ops[op].kind === 'input')) return local(g);
+    }
+    return null;
+  }
+
+  // Pans the least for `element` to be on screen whole. One larger than the view is zoomed
+  // out to, but not below a readable scale: then it fills the view, centred.
+  function keepInView(element) {
+    const box = element.getBBox();
+    const m = element.getCTM();
+    const a = new DOMPoint(box.x, box.y).matrixTransform(m);
+    const b = new DOMPoint(box.x + box.width, box.y + box.height).matrixTransform(m);
+    const r = { x: Math.min(a.x, b.x), y: Math.min(a.y, b.y), w: Math.abs(b.x - a.x), h: Math.abs(b.y - a.y) };
+    const v = viewSize();
+    const pad = 16;
+    if (r.w * camera.s > v.width - 2 * pad || r.h * camera.s > v.height - 2 * pad) {
+      const whole = Math.min((v.width - 2 * pad) / r.w, (v.height - 2 * pad) / r.h);
+      const s = Math.min(camera.s, Math.max(whole, Math.min(camera.s, READABLE)));
+      lookAt(r.x + r.w / 2, r.y + r.h / 2, s, v.width / 2, v.height / 2);
+      return;
+    }
+    const left = camera.x + r.x * camera.s;
+    const top = camera.y + r.y * camera.s;
+    const right = left + r.w * camera.s;
+    const bottom = top + r.h * camera.s;
+    if (left < pad) camera.x += pad - left;
+    else if (right > v.width - pad) camera.x -= right - (v.width - pad);
+    if (top < pad) camera.y += pad - top;
+    else if (bottom > v.height - pad) camera.y -= bottom - (v.height - pad);
+    place();
   }
 
   function zoomBy(factor) {
-    const v = view.getBoundingClientRect();
-    panzoom.zoomToPoint(panzoom.getScale() * factor,
-      { clientX: v.left + v.width / 2, clientY: v.top + v.height / 2 }, { animate: false });
+    const v = viewSize();
+    zoomAbout(v.width / 2, v.height / 2, factor);
   }
 
   function panBy(dx, dy) {
-    const scale = panzoom.getScale();
-    panzoom.pan(dx / scale, dy / scale, { relative: true, animate: false });
+    camera.x += dx;
+    camera.y += dy;
+    place();
   }
 
   // Brings `element` to the middle of the view, large enough to read.
   function centre(element) {
     const c = local(element);
-    // Text is set at 10 to 14 pt: below 0.7 it cannot be read, so zoom to its own size.
-    let scale = panzoom.getScale();
-    if (scale < 0.7) scale = 1;
-    const v = view.getBoundingClientRect();
-    panzoom.zoom(scale, { animate: false, force: true });
-    panzoom.pan(v.width / (2 * scale) - c.x, v.height / (2 * scale) - c.y, { animate: false, force: true });
+    const v = viewSize();
+    lookAt(c.x, c.y, camera.s < 0.7 ? 1 : camera.s, v.width / 2, v.height / 2);
   }
 
+  // --- Overview ------------------------------------------------------------------------
+  // A small picture of the whole drawing (its nodes as filled boxes, its frames as
+  // outlines) with the visible region marked; shown when the drawing is larger than the
+  // view. Pressing or dragging in it moves the view there.
+  let shapes = [];
+  let minimapQueued = false;
+  function measureMinimap() {
+    shapes = [];
+    for (const g of canvas.querySelectorAll('g.cluster, g.node')) {
+      const shape = g.querySelector(':scope > polygon, :scope > ellipse, :scope > path');
+      if (!shape) continue;
+      const box = shape.getBBox();
+      const m = shape.getCTM();
+      const a = new DOMPoint(box.x, box.y).matrixTransform(m);
+      const b = new DOMPoint(box.x + box.width, box.y + box.height).matrixTransform(m);
+      const fill = shape.getAttribute('fill');
+      shapes.push({
+        frame: g.classList.contains('cluster'),
+        x: Math.min(a.x, b.x), y: Math.min(a.y, b.y), w: Math.abs(b.x - a.x), h: Math.abs(b.y - a.y),
+        fill: fill && fill !== 'none' ? fill : '#bbbbbb',
+      });
+    }
+  }
+  function minimapGeometry() {
+    const r = drawingSize();
+    if (!r) return null;
+    const v = viewSize();
+    const room = { width: Math.min(180, v.width * 0.25), height: Math.max(60, Math.min(320, v.height * 0.45)) };
+    const k = Math.min(room.width / r.width, room.height / r.height);
+    const width = Math.max(8, Math.round(r.width * k));
+    const height = Math.max(8, Math.round(r.height * k));
+    // The scales actually drawn at, once rounded to whole pixels.
+    return { r, v, k, kx: width / r.width, ky: height / r.height, width, height };
+  }
+  function scheduleMinimap() {
+    if (minimapQueued) return;
+    minimapQueued = true;
+    requestAnimationFrame(() => {
+      minimapQueued = false;
+      drawMinimap();
+    });
+  }
+  function drawMinimap() {
+    const g = minimapGeometry();
+    const seenAll = g && g.r.width * camera.s <= g.v.width + 1 && g.r.height * camera.s <= g.v.height + 1
+      && camera.x >= -1 && camera.y >= -1
+      && camera.x + g.r.width * camera.s <= g.v.width + 1 && camera.y + g.r.height * camera.s <= g.v.height + 1;
+    minimap.hidden = !g || seenAll;
+    document.body.dataset.minimap = minimap.hidden ? '0' : '1';
+    if (minimap.hidden) return;
+    const ratio = window.devicePixelRatio || 1;
+    minimap.style.width = `${g.width}px`;
+    minimap.style.height = `${g.height}px`;
+    minimap.width = Math.round(g.width * ratio);
+    minimap.height = Math.round(g.height * ratio);
+    const c = minimap.getContext('2d');
+    c.setTransform(ratio * g.kx, 0, 0, ratio * g.ky, 0, 0);
+    c.fillStyle = '#ffffff';
+    c.fillRect(0, 0, g.r.width, g.r.height);
+    c.lineWidth = 1 / g.k;
+    for (const shape of shapes) {
+      if (shape.frame) {
+        c.strokeStyle = '#9a9a9a';
+        c.strokeRect(shape.x, shape.y, shape.w, shape.h);
+      } else {
+        c.fillStyle = shape.fill;
+        c.fillRect(shape.x, shape.y, Math.max(shape.w, 2 / g.k), Math.max(shape.h, 2 / g.k));
+      }
+    }
+    // The visible region.
+    const x = -camera.x / camera.s;
+    const y = -camera.y / camera.s;
+    c.fillStyle = 'rgba(31, 111, 235, 0.12)';
+    c.fillRect(x, y, g.v.width / camera.s, g.v.height / camera.s);
+    c.strokeStyle = '#1f6feb';
+    c.lineWidth = 2 / g.k;
+    c.strokeRect(x, y, g.v.width / camera.s, g.v.height / camera.s);
+  }
+  function minimapTo(event) {
+    const g = minimapGeometry();
+    if (!g) return;
+    const m = minimap.getBoundingClientRect();
+    const dx = ((event.clientX - m.left) / m.width) * g.r.width;
+    const dy = ((event.clientY - m.top) / m.height) * g.r.height;
+    lookAt(dx, dy, camera.s, g.v.width / 2, g.v.height / 2);
+  }
+  let minimapDrag = false;
+  minimap.addEventListener('pointerdown', (event) => {
+    event.stopPropagation();
+    minimapDrag = true;
+    minimap.setPointerCapture(event.pointerId);
+    minimapTo(event);
+  });
+  minimap.addEventListener('pointermove', (event) => { if (minimapDrag) minimapTo(event); });
+  minimap.addEventListener('pointerup', () => { minimapDrag = false; });
+  minimap.addEventListener('wheel', (event) => event.stopPropagation(), { passive: true });
+  minimap.addEventListener('click', (event) => event.stopPropagation());
+  minimap.addEventListener('dblclick', (event) => event.stopPropagation());
+  new ResizeObserver(() => {
+    if (openingPending) {
+      measureMinimap();
+      openingView();
+    }
+    scheduleMinimap();
+  }).observe(view);
+
   // --- Opening and closing ---------------------------------------------------------
-  let down = null;
-  view.addEventListener('pointerdown', (e) => { down = { x: e.clientX, y: e.clientY }; });
   view.addEventListener('click', (event) => {
-    if (down && Math.hypot(event.clientX - down.x, event.clientY - down.y) > 5) return;
-    // Panzoom captures the pointer, so the event's target is the view: ask what is there.
+    if (drag && drag.moved) return;
     const hit = document.elementFromPoint(event.clientX, event.clientY);
     if (!hit || !canvas.contains(hit)) return;
     const nodeG = hit.closest('g.node');
@@ -174,7 +435,7 @@
       if (node && node.opens !== undefined) {
         const module = node.module;
         show(node.opens, {
-          before: local(nodeG),
+          before: onScreen(local(nodeG)),
           find: () => module && gOfCluster((c) => c.module === module),
         });
         return;
@@ -188,7 +449,7 @@
       const cluster = info.clusters.get(clusterG.dataset.id);
       if (cluster && cluster.closes !== undefined) {
         show(cluster.closes, {
-          before: local(clusterG),
+          before: onScreen(local(clusterG)),
           find: () => gOfNode((n) => n.module === cluster.module),
         });
       }
@@ -211,10 +472,55 @@
   }
 
   // --- Fields ------------------------------------------------------------------------
-  const text = (value) => (typeof value === 'string' ? value : JSON.stringify(value));
+  // Recorded values as a reader wants them: shapes as (1, 768), bytes and durations with
+  // units, counts with thousands separators, lists and records one per line.
+  const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
+  function bytes(n) {
+    if (n < 1024) return `${n} B`;
+    let value = n;
+    let unit = 0;
+    while (value >= 1024 && unit < BYTE_UNITS.length - 1) { value /= 1024; unit += 1; }
+    return `${value.toFixed(1)} ${BYTE_UNITS[unit]} (${n.toLocaleString('en-US')} bytes)`;
+  }
+  function duration(seconds) {
+    const a = Math.abs(seconds);
+    const [value, unit] = a >= 1 ? [seconds, 's'] : a >= 1e-3 ? [seconds * 1e3, 'ms']
+      : a >= 1e-6 ? [seconds * 1e6, 'µs'] : [seconds * 1e9, 'ns'];
+    return `${Number(value.toPrecision(4))} ${unit}`;
+  }
+  function number(n) {
+    if (Number.isInteger(n)) return n.toLocaleString('en-US');
+    if (n !== 0 && (Math.abs(n) < 1e-3 || Math.abs(n) >= 1e6)) return n.toExponential(3);
+    return String(Number(n.toPrecision(5)));
+  }
+  const isBytes = (key) => key === 'bytes' || key.endsWith('_bytes') || key === 'memory';
+  const isSeconds = (key) => key.endsWith('_s') || key === 'duration' || key.endsWith('_seconds');
+  const LIST_SHOWN = 12;
+  function formatted(key, value) {
+    if (value === null || value === undefined) return '—';
+    if (typeof value === 'boolean') return value ? 'True' : 'False';
+    if (typeof value === 'number') {
+      if (isBytes(key) && Number.isInteger(value) && value >= 0) return bytes(value);
+      if (isSeconds(key)) return duration(value);
+      return number(value);
+    }
+    if (typeof value === 'string') return value;
+    if (Array.isArray(value)) {
+      if (key.endsWith('shape') && value.every((v) => typeof v === 'number')) return `(${value.join(', ')}${value.length === 1 ? ',' : ''})`;
+      if (!value.length) return '(none)';
+      const shown = value.slice(0, LIST_SHOWN).map((v) => formatted(key, v));
+      const more = value.length > LIST_SHOWN ? `\n… ${value.length} in all` : '';
+      const oneLine = shown.join(', ');
+      return (oneLine.length <= 60 && !oneLine.includes('\n') ? oneLine : shown.join('\n')) + more;
+    }
+    if (key === 'call_sites' || ('file' in value && 'line' in value)) {
+      return `${value.file}:${value.line}${value.function ? ` in ${value.function}` : ''}`;
+    }
+    return Object.entries(value).map(([k, v]) => `${k}: ${formatted(k, v)}`).join(', ');
+  }
   function table(title, object) {
     const rows = Object.entries(object)
-      .map(([k, v]) => `<tr><td>${esc(k)}</td><td>${esc(text(v))}</td></tr>`).join('');
+      .map(([k, v]) => `<tr><td>${esc(k)}</td><td>${esc(formatted(k, v))}</td></tr>`).join('');
     return `<h3>${esc(title)}</h3><table>${rows}</table>`;
   }
   function esc(s) {
@@ -259,9 +565,9 @@
         const slots = (c.arg_slots || []).filter((s) => s.parent === p.label)
           .map((s) => (s.kwarg ? `keyword ${s.kwarg}` : `arg ${(s.arg || []).join(', ')}`));
         html += table(`${p.label} → ${c.label}`, {
-          shape: p.shape === undefined || p.shape === null ? 'not a tensor' : `(${p.shape.join(', ')})`,
+          shape: p.shape === undefined || p.shape === null ? 'not a tensor' : p.shape,
           dtype: p.dtype || '',
-          bytes: p.bytes === undefined ? '' : p.bytes,
+          bytes: p.bytes === undefined ? null : p.bytes,
           argument: slots.join('; ') || 'not recorded',
         });
       }
@@ -409,6 +715,10 @@
     await show(data.start);
     document.body.dataset.ready = '1';
   }
-  window.tlDraw = { data, show, fit, search: (q) => search(q, true), get state() { return current; } };
+  window.tlDraw = {
+    data, show, fit, search: (q) => search(q, true),
+    get state() { return current; },
+    get camera() { return { ...camera }; },
+  };
   start();
 })();
