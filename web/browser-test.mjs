@@ -112,7 +112,9 @@ async function openAndClose(page, name, browser, log) {
   // As a reader would: the whole drawing first, to see what to open.
   await page.keyboard.press('0');
   const box = await page.evaluate(() => {
-    const g = document.querySelector('#tl-canvas g.node.tl-openable');
+    // A module box (it opens into a frame); else any box that opens.
+    const open = [...document.querySelectorAll('#tl-canvas g.node.tl-openable')];
+    const g = open.find((n) => n.dataset.id.startsWith('box:')) || open[0];
     if (!g) return null;
     const r = g.getBoundingClientRect();
     return { id: g.dataset.id, x: r.left + r.width / 2, y: r.top + r.height / 2 };
@@ -244,13 +246,17 @@ async function run(browser, test) {
     const full = 0;
     await slideTo(page, full, log, "to full detail");
     await slideTo(page, await page.evaluate(() => window.tlDraw.data.stops.findIndex((s) => s.auto)), log, 'back to auto');
-    // gpt2, its transformer, the run of blocks, then one block.
+    // From auto: the run of blocks, then block 0 (or, from a drawing of the model's box,
+    // gpt2 and its transformer first).
     for (let depth = 0; depth < 4; depth += 1) {
       const before = await state(page);
       await page.keyboard.press('0');
       const target = await page.evaluate(() => {
         const open = [...document.querySelectorAll('#tl-canvas g.node.tl-openable')];
-        const g = open.find((n) => n.dataset.id.includes('.h.0:')) || open[0];
+        // Block 0's box, else the capsule holding it, else the model's boxes.
+        const g = open.find((n) => n.dataset.id.includes('.h.0:'))
+          || open.find((n) => n.dataset.id.startsWith('segment:') && n.dataset.id.includes('transformer.h.0'))
+          || open.find((n) => n.dataset.id.startsWith('box:'));
         if (!g) return null;
         const r = g.getBoundingClientRect();
         return { id: g.dataset.id, x: r.left + r.width / 2, y: r.top + r.height / 2 };

@@ -21,6 +21,7 @@
 pub mod backward;
 pub mod folds;
 mod index;
+pub mod outputs;
 pub mod rolled;
 pub mod schedule;
 pub mod transitions;

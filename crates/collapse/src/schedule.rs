@@ -82,6 +82,13 @@ pub(crate) struct Facts<'i, 't> {
     total_ops: usize,
     /// Nodes of the full drawing.
     full: usize,
+    /// Runs of alike outputs drawn as one node each in every folded stop
+    /// ([`crate::outputs`]), and the nodes that saves.
+    outputs: Vec<Vec<String>>,
+    output_saving: usize,
+    /// Per op: a member of one of `outputs`. Reading into that one node does not stop a run
+    /// of blocks from being a chain (a cache tensor leaves every block).
+    grouped_output: Vec<bool>,
     buffers: BufferVisibility,
     /// Sibling links by parent address, computed on first use (each level asks again).
     links: RefCell<FxHashMap<String, Rc<SiblingLinks>>>,
@@ -170,8 +177,19 @@ impl<'i, 't> Facts<'i, 't> {
             }
         }
         let full = hidden.iter().filter(|&&h| !h).count();
+        let outputs = crate::outputs::output_groups(index, &hidden);
+        let output_saving = crate::outputs::saving(&outputs);
+        let mut grouped_output = vec![false; trace.ops.len()];
+        for label in outputs.iter().flatten() {
+            if let Some(op) = index.op(label) {
+                grouped_output[op] = true;
+            }
+        }
         Facts {
             index,
+            outputs,
+            output_saving,
+            grouped_output,
             hidden,
             first_op,
             ops_in,
@@ -343,7 +361,8 @@ impl<'i, 't> Facts<'i, 't> {
                     linked[k] = false;
                 }
             }
-            for &child in self.index.children(op).iter().filter(|&&c| !self.hidden[c]) {
+            let read_by = self.index.children(op).iter();
+            for &child in read_by.filter(|&&c| !self.hidden[c] && !self.grouped_output[c]) {
                 let to = member(child);
                 if to != Some(k) {
                     exits[k].push(op);
@@ -579,18 +598,23 @@ fn max_plan(facts: &Facts<'_, '_>) -> (Plan, usize) {
         let mut plan = Plan {
             boxes,
             capsules,
+            op_capsules: facts.outputs.clone(),
             ..Plan::default()
         };
         // Op capsules can at best fold the plain operations into pieces of the most a
         // capsule may hide: skip the exact (drawing) count when even that cannot bring the
         // plan within the ceiling.
-        let groups: usize =
-            plan.boxes.iter().map(|b| facts.box_nodes(b)).sum::<usize>() + plan.capsules.len();
-        let plain = facts.count_groups(&plan).saturating_sub(groups);
+        let groups: usize = plan.boxes.iter().map(|b| facts.box_nodes(b)).sum::<usize>()
+            + plan.capsules.len()
+            + plan.op_capsules.len();
+        let plain = facts
+            .count_groups(&plan)
+            .saturating_sub(groups + facts.output_saving);
         if groups + plain.div_ceil(facts.most_in_capsule(limit)) > ceiling {
             continue;
         }
-        plan.op_capsules = facts.op_runs(&plan, limit);
+        let runs = facts.op_runs(&plan, limit);
+        plan.op_capsules.extend(runs);
         let count = facts.count(&plan);
         let legal = (MIN_NODES..=ceiling).contains(&count);
         if legal && best.as_ref().is_none_or(|(_, c)| count < *c) {
@@ -601,9 +625,12 @@ fn max_plan(facts: &Facts<'_, '_>) -> (Plan, usize) {
         // No legal plan: the largest boxes, whatever they hide.
         let plan = Plan {
             boxes: facts.frontier(1.0),
+            op_capsules: facts.outputs.clone(),
             ..Plan::default()
         };
-        let count = facts.count_boxes(&plan.boxes);
+        let count = facts
+            .count_boxes(&plan.boxes)
+            .saturating_sub(facts.output_saving);
         (plan, count)
     })
 }
@@ -659,9 +686,24 @@ impl Schedule {
                 .total_cmp(&costs[b])
                 .then(facts.first_op(a).cmp(&facts.first_op(b)))
         });
-        let mut plan = Plan::default();
-        let mut pending = Vec::new();
-        let mut saved = 0;
+        // Every folded stop draws each run of alike outputs as one node.
+        let mut plan = Plan {
+            op_capsules: facts.outputs.clone(),
+            ..Plan::default()
+        };
+        let mut pending: Vec<String> = facts
+            .outputs
+            .iter()
+            .map(|run| {
+                format!(
+                    "{} outputs {} ... {} as one node",
+                    run.len(),
+                    run[0],
+                    run[run.len() - 1]
+                )
+            })
+            .collect();
+        let mut saved = facts.output_saving;
         for address in events {
             // The max plan's modules are not nested: savings add up.
             saved += facts.saving(&address);
@@ -686,6 +728,7 @@ impl Schedule {
         pending.extend(
             max.op_capsules
                 .iter()
+                .filter(|s| !facts.outputs.contains(s))
                 .map(|s| format!("op segment {} ... {}", s[0], s[s.len() - 1])),
         );
         stops.push(Stop {

@@ -26,13 +26,13 @@ fn gpt2_small_holds_every_stop_and_opens_from_auto_down_to_a_block() {
         stops.iter().all(|s| s["state"].is_u64()),
         "every stop is laid out"
     );
-    assert_eq!(
-        stops
-            .iter()
-            .map(|s| s["nodes"].as_u64().unwrap())
-            .collect::<Vec<_>>(),
-        [579, 27]
-    );
+    // With its 24 cache outputs drawn as one node when folded, the blocks box one by one:
+    // a stop per block, and `auto` (the page's first drawing) inside the readable band.
+    let counts: Vec<u64> = stops.iter().map(|s| s["nodes"].as_u64().unwrap()).collect();
+    assert_eq!(counts[0], 579);
+    assert!(counts.len() >= 12, "{counts:?}");
+    let auto = stops.iter().find(|s| s["auto"] == true).unwrap();
+    assert!(auto["nodes"].as_u64().unwrap() <= 25, "{auto}");
     // Opening the model, its transformer and its run of blocks reaches drawings of their
     // own, and the page stays within its limit of drawings.
     assert!(

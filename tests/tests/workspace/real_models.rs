@@ -295,3 +295,49 @@ fn collapsed_drawings_are_as_condensed_as_torchlens() {
     }
     assert!(compared >= 8, "compared {compared} real fixtures");
 }
+
+/// A language model with its key/value cache, folded: the cache is one output node saying
+/// what it holds, `auto` is inside the readable band at every depth of the GPT-2 family,
+/// and full detail still draws every output.
+#[test]
+fn folded_language_models_draw_their_cache_as_one_output_node() {
+    use tl_draw::Collapse;
+    for (name, layers) in [
+        ("gpt2_6", 6),
+        ("gpt2_small", 12),
+        ("gpt2_24", 24),
+        ("gpt2_48", 48),
+    ] {
+        let trace = Trace::load(real(name)).unwrap();
+        let auto = draw(&trace, &DrawOptions::default().collapse(Collapse::Auto)).unwrap();
+        assert!(
+            auto.styled.nodes.len() <= 25,
+            "{name}: {} nodes at auto",
+            auto.styled.nodes.len()
+        );
+        let cache: Vec<_> = auto
+            .styled
+            .nodes
+            .iter()
+            .filter(|node| node.id.starts_with("outputs:"))
+            .collect();
+        assert_eq!(cache.len(), 1, "{name}: one node for the cache");
+        let rows: Vec<&str> = cache[0].rows.iter().map(|row| row.text.as_str()).collect();
+        assert_eq!(rows[0], format!("{} outputs", 2 * layers), "{name}");
+        assert!(
+            rows[1].starts_with("(1, 12, 16, 64) each, "),
+            "{name}: {rows:?}"
+        );
+        assert_eq!(
+            rows[2],
+            format!("@output.1 ... @output.{}", 2 * layers),
+            "{name}"
+        );
+        let full = draw(&trace, &DrawOptions::default()).unwrap();
+        let outputs = full.dot.matches("@output.").count();
+        assert!(
+            outputs > 2 * layers,
+            "{name}: full detail keeps every output"
+        );
+    }
+}

@@ -298,5 +298,6 @@ fn collapsed_drawings_agree_with_torchlens_on_every_operation_both_draw() {
             }
         }
     }
-    assert!(compared >= 100, "compared only {compared} nodes");
+    // GPT-2's 24 cache outputs are one node of tl-draw's own when folded: fewer to compare.
+    assert!(compared >= 90, "compared only {compared} nodes");
 }

@@ -543,7 +543,8 @@
       if (node.call && records.calls[node.call]) html += table(`call ${node.call}`, records.calls[node.call]);
       html += `<h3>${ops.length} operations inside</h3><p>${ops.slice(0, 40).map((i) => esc(records.ops[i].label)).join(', ')}${ops.length > 40 ? ', ...' : ''}</p>`;
     } else if (records && ops.length) {
-      html += `<h3>${ops.length} operations</h3><p>${ops.slice(0, 40).map((i) => esc(records.ops[i].label)).join(', ')}</p>`;
+      const what = ops.every((i) => records.ops[i].kind === 'output') ? 'outputs' : 'operations';
+      html += `<h3>${ops.length} ${what}</h3><p>${ops.slice(0, 40).map((i) => esc(records.ops[i].label)).join(', ')}</p>`;
     }
     fields.innerHTML = html;
   }

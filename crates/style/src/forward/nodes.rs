@@ -292,6 +292,9 @@ pub(super) fn op_capsule_node(
     used: &mut Used,
 ) -> StyledNode {
     let trace = index.trace();
+    if ops.iter().all(|&op| trace.ops[op].kind == OpKind::Output) {
+        return output_group_node(trace, ops, theme, used);
+    }
     let (first, last) = (&trace.ops[ops[0]], &trace.ops[ops[ops.len() - 1]]);
     let mut modules: Vec<String> = Vec::new();
     for &op in ops {
@@ -327,6 +330,43 @@ pub(super) fn op_capsule_node(
         theme,
         used,
     )
+}
+
+/// Alike outputs drawn as one output node ([`tl_collapse::outputs`]): how many, the shape
+/// each has and what they hold together, and the outputs' places in what the model returns.
+fn output_group_node(trace: &Trace, ops: &[usize], theme: &Theme, used: &mut Used) -> StyledNode {
+    let (first, last) = (&trace.ops[ops[0]], &trace.ops[ops[ops.len() - 1]]);
+    used.role(Role::Output);
+    let total: u64 = ops.iter().filter_map(|&op| trace.ops[op].bytes).sum();
+    let mut rows = vec![Row::bold(format!("{} outputs", ops.len()))];
+    if let Some(shape) = &first.shape {
+        rows.push(Row::plain(format!(
+            "{} each, {} in all",
+            format::shape(shape),
+            format::bytes(total)
+        )));
+    }
+    if let (Some(from), Some(to)) = (&first.io_role, &last.io_role) {
+        rows.push(Row::plain(format!("@{from} ... @{to}")));
+    }
+    let fill = Role::Output.fill(theme);
+    let font_color = text_on_fill(&fill, theme);
+    StyledNode {
+        tooltip: Some(
+            ops.iter()
+                .map(|&op| display_name(&trace.ops[op]))
+                .collect::<Vec<_>>()
+                .join(", "),
+        ),
+        ..StyledNode::new(
+            format!("outputs:{}", first.label),
+            rows,
+            Shape::Oval,
+            fill,
+            theme.node_border.clone(),
+            font_color,
+        )
+    }
 }
 
 /// The dashed rounded capsule over a run of blocks or operations.

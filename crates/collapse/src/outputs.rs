@@ -1,0 +1,131 @@
+//! Outputs drawn as one node in folded drawings: a model that returns a structure of alike
+//! tensors (a language model's key/value cache: two per layer, every one the same shape)
+//! would otherwise draw a row of dozens of output ellipses beside its one box. Runs of
+//! consecutive outputs of one shape and dtype become one node saying what it holds; the
+//! full drawing keeps every output.
+
+use tl_trace_model::OpKind;
+
+use crate::TraceIndex;
+
+/// The fewest alike outputs drawn as one node.
+const MIN_GROUP: usize = 3;
+
+/// Runs of at least three (`MIN_GROUP`) consecutive drawn outputs (`hidden[op]` false) of the same
+/// shape and dtype, each as the outputs' labels in trace order.
+pub fn output_groups(index: &TraceIndex<'_>, hidden: &[bool]) -> Vec<Vec<String>> {
+    let trace = index.trace;
+    let outputs = trace
+        .ops
+        .iter()
+        .enumerate()
+        .filter(|&(i, op)| op.kind == OpKind::Output && !hidden.get(i).copied().unwrap_or(false))
+        .map(|(_, op)| op);
+    let mut groups: Vec<Vec<String>> = Vec::new();
+    let mut run: Vec<&tl_trace_model::OpRecord> = Vec::new();
+    let mut close = |run: &mut Vec<&tl_trace_model::OpRecord>| {
+        if run.len() >= MIN_GROUP {
+            groups.push(run.iter().map(|op| op.label.clone()).collect());
+        }
+        run.clear();
+    };
+    for op in outputs {
+        let alike = run.last().is_some_and(|last| {
+            last.shape == op.shape && last.dtype == op.dtype && op.shape.is_some()
+        });
+        if !alike {
+            close(&mut run);
+        }
+        run.push(op);
+    }
+    close(&mut run);
+    groups
+}
+
+/// Nodes the groups save: each draws one node for its members.
+pub fn saving(groups: &[Vec<String>]) -> usize {
+    groups.iter().map(|group| group.len() - 1).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schedule::{readable_band, Schedule};
+    use crate::{hidden_ops, visible_graph_with, BufferVisibility, NodeKind, VisibilityOptions};
+    use tl_trace_model::Trace;
+
+    fn real(name: &str) -> Trace {
+        let path = format!(
+            "{}/../../fixtures/real/{name}.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        Trace::load(path).unwrap()
+    }
+
+    #[test]
+    fn a_language_models_cache_is_one_group_and_its_logits_stay_apart() {
+        let trace = real("gpt2_small");
+        let index = TraceIndex::validate(&trace).unwrap();
+        let groups = output_groups(&index, &hidden_ops(&index, BufferVisibility::Meaningful));
+        assert_eq!(groups.len(), 1);
+        assert_eq!(groups[0].len(), 24, "two cache tensors per block");
+        assert!(
+            !groups[0].contains(&"output_1:1".to_owned()),
+            "the logits are their own"
+        );
+        // Models returning one tensor, or unlike ones, have none.
+        for name in ["resnet50", "bert_base", "unet", "lstm_gru"] {
+            let trace = real(name);
+            let index = TraceIndex::validate(&trace).unwrap();
+            let hidden = hidden_ops(&index, BufferVisibility::Meaningful);
+            assert!(output_groups(&index, &hidden).is_empty(), "{name}");
+        }
+    }
+
+    #[test]
+    fn with_its_cache_as_one_node_gpt2_folds_block_by_block_and_auto_is_readable() {
+        let trace = real("gpt2_small");
+        let index = TraceIndex::validate(&trace).unwrap();
+        let schedule = Schedule::build_with(&index, BufferVisibility::Meaningful);
+        // Before, the 24 outputs kept every plan over the ceiling: two stops, 579 and 29.
+        assert!(schedule.stops.len() >= 12, "{} stops", schedule.stops.len());
+        let auto = schedule.auto(readable_band(&trace));
+        assert!(auto.nodes <= readable_band(&trace), "{} nodes", auto.nodes);
+        let options = VisibilityOptions {
+            plan: Some(auto.plan.clone()),
+            ..VisibilityOptions::default()
+        };
+        let hidden = hidden_ops(&index, BufferVisibility::Meaningful);
+        let graph = visible_graph_with(&index, hidden, &options).unwrap();
+        assert_eq!(
+            graph.nodes.len(),
+            auto.nodes,
+            "the stop counts what it draws"
+        );
+        let outputs: Vec<usize> = graph
+            .nodes
+            .iter()
+            .filter_map(|node| match &node.kind {
+                NodeKind::OpCapsule(ops)
+                    if ops.iter().all(|&op| trace.ops[op].kind == OpKind::Output) =>
+                {
+                    Some(ops.len())
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(outputs, [24], "one node for the cache");
+        // Embedding, blocks and head are all there: blocks boxed or in a capsule.
+        let blocks = graph.nodes.iter().any(|node| match &node.kind {
+            NodeKind::ModuleBox(b) => b.address.starts_with("gpt2.transformer.h."),
+            NodeKind::Capsule(c) => c
+                .members
+                .iter()
+                .all(|m| m.starts_with("gpt2.transformer.h.")),
+            _ => false,
+        });
+        assert!(blocks);
+        // Full detail keeps every output.
+        assert!(schedule.none().plan.is_empty());
+    }
+}
