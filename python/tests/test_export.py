@@ -243,6 +243,8 @@ def test_real_architectures_trace_and_export_consistently():
     assert {
         "gpt2_small",
         "gpt2_48",
+        "llama_4",
+        "llama_32",
         "bert_base",
         "vit_b_16",
         "resnet50",

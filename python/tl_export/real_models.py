@@ -67,6 +67,41 @@ def _gpt2(layers: int) -> Callable[[], tuple[nn.Module, Any]]:
     return build
 
 
+class LlamaWithCache(nn.Module):
+    """A Llama-style decoder (``transformers`` ``LlamaForCausalLM``: grouped key/value heads,
+    rotary embedding, SwiGLU) returning its logits and every layer's key and value cache
+    tensors, as ``GPT2WithCache`` does. Width 512 (8 heads, 2 key/value heads), not Llama-2
+    7B's 4096: its 28 GB of weights do not fit this machine; the graph is the same."""
+
+    def __init__(self, layers: int):
+        super().__init__()
+        from transformers import LlamaConfig, LlamaForCausalLM
+
+        config = LlamaConfig(
+            num_hidden_layers=layers,
+            hidden_size=512,
+            intermediate_size=1376,
+            num_attention_heads=8,
+            num_key_value_heads=2,
+            vocab_size=32000,
+        )
+        self.llama = LlamaForCausalLM(config)
+
+    def forward(self, input_ids: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        out = self.llama(input_ids, use_cache=True)
+        tensors: list[torch.Tensor] = []
+        for layer in out.past_key_values.layers:
+            tensors += [layer.keys, layer.values]
+        return (out.logits, *tensors)
+
+
+def _llama(layers: int) -> Callable[[], tuple[nn.Module, Any]]:
+    def build() -> tuple[nn.Module, Any]:
+        return LlamaWithCache(layers), torch.randint(0, 32000, (1, TOKENS))
+
+    return build
+
+
 def _bert() -> tuple[nn.Module, Any]:
     from transformers import BertConfig, BertModel
 
@@ -175,6 +210,8 @@ REAL_MODELS = [
     RealModel("gpt2_6", "GPT-2 with 6 layers (width 768), cache as outputs", _gpt2(6), reference=False),
     RealModel("gpt2_24", "GPT-2 with 24 layers (GPT-2 medium's depth), cache as outputs", _gpt2(24), reference=False),
     RealModel("gpt2_48", "GPT-2 with 48 layers (GPT-2 XL's depth), cache as outputs", _gpt2(48), reference=False),
+    RealModel("llama_4", "Llama-style decoder (4 layers, width 512, GQA, rotary), cache as outputs", _llama(4)),
+    RealModel("llama_32", "Llama-style decoder (32 layers, Llama-2 7B's depth, width 512), cache as outputs", _llama(32)),
     RealModel("bert_base", "BERT-base (12 layers, width 768, 16 tokens)", _bert),
     RealModel("vit_b_16", "torchvision ViT-B/16, 224x224", _torchvision("vit_b_16", 224)),
     RealModel("resnet50", "torchvision ResNet-50, 224x224", _torchvision("resnet50", 224)),

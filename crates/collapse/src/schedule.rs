@@ -343,14 +343,33 @@ impl<'i, 't> Facts<'i, 't> {
         let mut linked = vec![true; n];
         let mut sources: Vec<Vec<usize>> = vec![Vec::new(); n];
         let mut exits: Vec<Vec<usize>> = vec![Vec::new(); n];
-        let ops: Box<dyn Iterator<Item = usize>> = if parent == "self" {
-            Box::new(0..self.trace().ops.len())
+        let ops: Vec<usize> = if parent == "self" {
+            (0..self.trace().ops.len()).collect()
         } else {
-            Box::new(self.ops_in(parent).iter().copied())
+            self.ops_in(parent).to_vec()
         };
-        for op in ops {
+        // Context: an op outside every sibling that feeds several of them (a decoder's
+        // rotary cos and sin, an attention mask). A run of blocks sharing it is still a
+        // chain: it passes the hidden state from one to the next.
+        let mut fed: FxHashMap<usize, usize> = FxHashMap::default();
+        let mut context: FxHashSet<usize> = FxHashSet::default();
+        for &op in &ops {
             let Some(k) = member(op) else { continue };
             for &parent_op in self.index.parents(op).iter().filter(|&&p| !self.hidden[p]) {
+                if member(parent_op).is_none() {
+                    match fed.insert(parent_op, k) {
+                        Some(before) if before != k => {
+                            context.insert(parent_op);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        for op in ops {
+            let Some(k) = member(op) else { continue };
+            let read = self.index.parents(op).iter();
+            for &parent_op in read.filter(|&&p| !self.hidden[p] && !context.contains(&p)) {
                 let from = member(parent_op);
                 // Sources of a member: everything feeding it from outside, the previous
                 // sibling included.

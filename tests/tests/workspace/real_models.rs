@@ -297,16 +297,19 @@ fn collapsed_drawings_are_as_condensed_as_torchlens() {
 }
 
 /// A language model with its key/value cache, folded: the cache is one output node saying
-/// what it holds, `auto` is inside the readable band at every depth of the GPT-2 family,
-/// and full detail still draws every output.
+/// what it holds, `auto` is inside the readable band at every depth of the GPT-2 family
+/// and of the Llama-style decoder (whose rotary cos and sin feed every block) and shows its
+/// blocks, and full detail still draws every output.
 #[test]
 fn folded_language_models_draw_their_cache_as_one_output_node() {
     use tl_draw::Collapse;
-    for (name, layers) in [
-        ("gpt2_6", 6),
-        ("gpt2_small", 12),
-        ("gpt2_24", 24),
-        ("gpt2_48", 48),
+    for (name, layers, shape) in [
+        ("gpt2_6", 6, "(1, 12, 16, 64)"),
+        ("gpt2_small", 12, "(1, 12, 16, 64)"),
+        ("gpt2_24", 24, "(1, 12, 16, 64)"),
+        ("gpt2_48", 48, "(1, 12, 16, 64)"),
+        ("llama_4", 4, "(1, 2, 16, 64)"),
+        ("llama_32", 32, "(1, 2, 16, 64)"),
     ] {
         let trace = Trace::load(real(name)).unwrap();
         let auto = draw(&trace, &DrawOptions::default().collapse(Collapse::Auto)).unwrap();
@@ -325,9 +328,17 @@ fn folded_language_models_draw_their_cache_as_one_output_node() {
         let rows: Vec<&str> = cache[0].rows.iter().map(|row| row.text.as_str()).collect();
         assert_eq!(rows[0], format!("{} outputs", 2 * layers), "{name}");
         assert!(
-            rows[1].starts_with("(1, 12, 16, 64) each, "),
+            rows[1].starts_with(&format!("{shape} each, ")),
             "{name}: {rows:?}"
         );
+        // Embedding, blocks and head: the blocks boxed, or a run of them in a capsule.
+        let blocks = auto
+            .styled
+            .nodes
+            .iter()
+            .filter(|node| node.id.contains(".h.") || node.id.contains(".layers."))
+            .count();
+        assert!(blocks >= 2, "{name}: the blocks are drawn ({blocks})");
         assert_eq!(
             rows[2],
             format!("@output.1 ... @output.{}", 2 * layers),
@@ -340,4 +351,22 @@ fn folded_language_models_draw_their_cache_as_one_output_node() {
             "{name}: full detail keeps every output"
         );
     }
+}
+
+/// An operation that reads one tensor in several slots (ViT's attention takes its layer
+/// norm as query, key and value; a rotary embedding's `torch.cat((freqs, freqs))`) says so
+/// on its one arrow: `x3` and each slot. (TorchLens draws one labelled arrow per slot.)
+#[test]
+fn a_tensor_read_in_several_slots_shows_each_slot_and_the_count() {
+    let trace = Trace::load(real("vit_b_16")).unwrap();
+    let drawing = draw(&trace, &DrawOptions::default()).unwrap();
+    let arrow = drawing
+        .dot
+        .lines()
+        .find(|line| {
+            line.contains("\"layernorm_1_8pass1\" -> \"nativemultiheadattention_1_9pass1\"")
+        })
+        .expect("the layer norm feeds the attention");
+    assert!(arrow.contains("arg 0<BR/>arg 1<BR/>arg 2"), "{arrow}");
+    assert!(arrow.contains(">x3<"), "{arrow}");
 }

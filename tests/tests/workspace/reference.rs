@@ -243,8 +243,8 @@ fn default_drawings_match_torchlens_node_by_node() {
         compared += 1;
     }
     assert!(
-        compared >= 26,
-        "compared only {compared} fixtures (18 and 8 real)"
+        compared >= 28,
+        "compared only {compared} fixtures (18 and 10 real)"
     );
 }
 
@@ -260,6 +260,8 @@ fn collapsed_drawings_agree_with_torchlens_on_every_operation_both_draw() {
         "bert_base",
         "densenet121",
         "gpt2_small",
+        "llama_32",
+        "llama_4",
         "lstm_gru",
         "mobilenet_v3_large",
         "resnet50",

@@ -121,15 +121,22 @@ pub(super) fn styled_edge(
             });
         }
     }
-    // Argument positions, when the child is an operation whose operand order matters.
+    // Tensors passed: one per pair, or per argument slot when an operation reads one tensor
+    // in several (`torch.cat((freqs, freqs))`: one arrow, `x2`, both slots).
+    let mut passed = edge.pairs.len();
+    // Argument positions, when the child is an operation whose operand order matters, or
+    // reads one tensor twice.
     if let NodeKind::Op(child) = visible.nodes[edge.to].kind {
         let child_op = &trace.ops[child];
-        if drawn_parents > 1 && !COMMUTATIVE.contains(&child_op.layer_type.as_str()) {
-            let slots: Vec<String> = edge
-                .pairs
-                .iter()
-                .flat_map(|&(parent, _)| slot_labels(child_op, &trace.ops[parent].label))
-                .collect();
+        let slots: Vec<String> = edge
+            .pairs
+            .iter()
+            .flat_map(|&(parent, _)| slot_labels(child_op, &trace.ops[parent].label))
+            .collect();
+        let read_twice = slots.len() > edge.pairs.len();
+        passed = passed.max(slots.len());
+        if (drawn_parents > 1 && !COMMUTATIVE.contains(&child_op.layer_type.as_str())) || read_twice
+        {
             if drawn_parents >= MIDPOINT_LABEL_PARENTS {
                 label_floats = !slots.is_empty();
                 label.extend(slots.into_iter().map(|text| EdgeText {
@@ -164,8 +171,8 @@ pub(super) fn styled_edge(
                 tail_label.extend(out);
             }
         }
-        None if edge.pairs.len() > 1 => label.push(EdgeText {
-            text: format!("x{}", edge.pairs.len()),
+        None if passed > 1 => label.push(EdgeText {
+            text: format!("x{passed}"),
             size: EdgeTextSize::Note,
         }),
         None => {}
