@@ -65,23 +65,29 @@ pub(crate) fn browser_tests_updating(program: &Path) -> Result<()> {
 /// environment's Jupyter and the installed `tl_draw`; `update` rewrites the signatures and
 /// `figures` also writes the screenshots docs/python.md shows there.
 pub(crate) fn notebook_tests(python: &Path, update: bool, figures: Option<&Path>) -> Result<()> {
-    let modules = browser_ready()?;
-    let root = repo_root();
-    let mut node = Command::new("node");
-    node.arg(root.join("web/notebook-test.mjs"))
-        .arg(python)
-        .arg(root.join("fixtures"))
-        .arg(root.join("target/notebook"));
-    if update {
-        node.arg("--update");
-    }
+    let mut node = browser_script("web/notebook-test.mjs", python, "target/notebook", update)?;
     if let Some(figures) = figures {
         node.arg("--figures").arg(figures);
     }
-    run(node
+    run(&mut node)
+}
+
+/// `node SCRIPT FIRST fixtures OUT [--update]` with the browser and npm packages ready.
+fn browser_script(script: &str, first: &Path, out: &str, update: bool) -> Result<Command> {
+    let modules = browser_ready()?;
+    let root = repo_root();
+    let mut node = Command::new("node");
+    node.arg(root.join(script))
+        .arg(first)
+        .arg(root.join("fixtures"))
+        .arg(root.join(out))
         .env("TL_WEB_MODULES", &modules)
         .env("TL_CHROMIUM", CHROMIUM)
-        .current_dir(&root))
+        .current_dir(&root);
+    if update {
+        node.arg("--update");
+    }
+    Ok(node)
 }
 
 /// Chromium is there and the npm packages are installed: their folder.
@@ -96,18 +102,10 @@ fn browser_ready() -> Result<PathBuf> {
 }
 
 fn run_browser_tests(program: &Path, update: bool) -> Result<()> {
-    let modules = browser_ready()?;
-    let root = repo_root();
-    let mut node = Command::new("node");
-    node.arg(root.join("web/browser-test.mjs"))
-        .arg(program)
-        .arg(root.join("fixtures"))
-        .arg(root.join("target/browser"));
-    if update {
-        node.arg("--update");
-    }
-    run(node
-        .env("TL_WEB_MODULES", &modules)
-        .env("TL_CHROMIUM", CHROMIUM)
-        .current_dir(&root))
+    run(&mut browser_script(
+        "web/browser-test.mjs",
+        program,
+        "target/browser",
+        update,
+    )?)
 }

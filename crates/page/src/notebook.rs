@@ -9,7 +9,8 @@ use base64::Engine;
 use tl_drawing::{Collapse, DrawError, DrawOptions, Drawing, OutputFormat};
 use tl_trace_model::Trace;
 
-use crate::{build, single_page, svg_of, template};
+use crate::template::{self, escape};
+use crate::{build, single_page, svg_of};
 
 /// The most bytes a notebook output may hold (page and picture together): 12 MB. GPT-2
 /// small at full detail (every stop and the boxes that open, 2,500 nodes) takes about 4 MB.
@@ -174,14 +175,6 @@ fn cell(
         alt = escape(alt),
         title = serde_json::to_string(&format!("tl-draw viewer: {alt}")).unwrap_or_default().replace("</", "<\\/"),
     )
-}
-
-/// Text for HTML content and attributes.
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 #[cfg(test)]

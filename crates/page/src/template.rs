@@ -26,8 +26,8 @@ pub(crate) fn html(title: &str, data: &Value) -> String {
         .replace("{{data}}", &data)
 }
 
-/// Text for HTML content.
-fn escape(text: &str) -> String {
+/// Text for HTML content and attributes.
+pub(crate) fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
