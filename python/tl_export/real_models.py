@@ -211,7 +211,7 @@ REAL_MODELS = [
     RealModel("gpt2_24", "GPT-2 with 24 layers (GPT-2 medium's depth), cache as outputs", _gpt2(24), reference=False),
     RealModel("gpt2_48", "GPT-2 with 48 layers (GPT-2 XL's depth), cache as outputs", _gpt2(48), reference=False),
     RealModel("llama_4", "Llama-style decoder (4 layers, width 512, GQA, rotary), cache as outputs", _llama(4)),
-    RealModel("llama_32", "Llama-style decoder (32 layers, Llama-2 7B's depth, width 512), cache as outputs", _llama(32)),
+    RealModel("llama_32", "Llama-style decoder (32 layers, as Llama-2 7B, width 512), cache as outputs", _llama(32)),
     RealModel("bert_base", "BERT-base (12 layers, width 768, 16 tokens)", _bert),
     RealModel("vit_b_16", "torchvision ViT-B/16, 224x224", _torchvision("vit_b_16", 224)),
     RealModel("resnet50", "torchvision ResNet-50, 224x224", _torchvision("resnet50", 224)),
