@@ -243,6 +243,7 @@ pub fn single_page(drawing: &Drawing) -> Result<String, DrawError> {
     let data = json!({
         "title": drawing.styled.name,
         "kind": "drawing",
+        "flow": drawing.styled.style.rankdir,
         "start": 0,
         "stops": [],
         "states": [state],
