@@ -155,10 +155,12 @@ fn cell(
     size: Option<(f64, f64)>,
 ) -> String {
     let data = base64::engine::general_purpose::STANDARD.encode(png);
-    // Inside `<script>`, `</` would end the element: the JSON string writes it `<\/`.
+    // Inside `<script>`, `</` would end the element and `<!--` would change how the rest
+    // is read: the JSON string writes them `<\/` and `<\!--` (the same text to JavaScript).
     let page = serde_json::to_string(page)
         .unwrap_or_default()
-        .replace("</", "<\\/");
+        .replace("</", "<\\/")
+        .replace("<!--", "<\\!--");
     // The bar and the folds line take about 70 px; a drawing shorter than the screen gets
     // its own height.
     let natural = size.map_or(600.0, |(_, height)| (height * NATURAL + 80.0).max(320.0));
@@ -216,6 +218,17 @@ mod tests {
             .parse()
             .unwrap();
         assert_eq!(count, full.styled.nodes.len());
+    }
+
+    #[test]
+    fn a_page_holding_comment_and_script_openers_cannot_change_the_outputs_script() {
+        let html = cell("<p><!--<script>x</script>--></p>", b"png", "a", None, None);
+        let script = &html[html.find("<script>").unwrap() + 8..];
+        assert_eq!(script.matches("</script>").count(), 1, "only its own end");
+        assert!(
+            !script.contains("<!--"),
+            "no comment opener in the script's text"
+        );
     }
 
     #[test]
