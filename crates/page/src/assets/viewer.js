@@ -121,12 +121,18 @@
     const title = g.querySelector(':scope > title');
     return title ? title.textContent : '';
   };
-  // The middle of a drawn element in the drawing's own pixels (before pan and zoom).
-  const local = (element) => {
+  // A drawn element's box in the drawing's own pixels (before pan and zoom).
+  const boxOf = (element) => {
     const box = element.getBBox();
-    const point = new DOMPoint(box.x + box.width / 2, box.y + box.height / 2)
-      .matrixTransform(element.getCTM());
-    return { x: point.x, y: point.y };
+    const m = element.getCTM();
+    const a = new DOMPoint(box.x, box.y).matrixTransform(m);
+    const b = new DOMPoint(box.x + box.width, box.y + box.height).matrixTransform(m);
+    return { x: Math.min(a.x, b.x), y: Math.min(a.y, b.y), w: Math.abs(b.x - a.x), h: Math.abs(b.y - a.y) };
+  };
+  // Its middle.
+  const local = (element) => {
+    const r = boxOf(element);
+    return { x: r.x + r.w / 2, y: r.y + r.h / 2 };
   };
   // A drawing point's place on the view.
   const onScreen = (p) => ({ x: camera.x + p.x * camera.s, y: camera.y + p.y * camera.s });
@@ -276,11 +282,7 @@
   // Pans the least for `element` to be on screen whole. One larger than the view is zoomed
   // out to, but not below a readable scale: then it fills the view, centred.
   function keepInView(element) {
-    const box = element.getBBox();
-    const m = element.getCTM();
-    const a = new DOMPoint(box.x, box.y).matrixTransform(m);
-    const b = new DOMPoint(box.x + box.width, box.y + box.height).matrixTransform(m);
-    const r = { x: Math.min(a.x, b.x), y: Math.min(a.y, b.y), w: Math.abs(b.x - a.x), h: Math.abs(b.y - a.y) };
+    const r = boxOf(element);
     const v = viewSize();
     const pad = 16;
     if (r.w * camera.s > v.width - 2 * pad || r.h * camera.s > v.height - 2 * pad) {
@@ -329,14 +331,10 @@
     for (const g of canvas.querySelectorAll('g.cluster, g.node')) {
       const shape = g.querySelector(':scope > polygon, :scope > ellipse, :scope > path');
       if (!shape) continue;
-      const box = shape.getBBox();
-      const m = shape.getCTM();
-      const a = new DOMPoint(box.x, box.y).matrixTransform(m);
-      const b = new DOMPoint(box.x + box.width, box.y + box.height).matrixTransform(m);
       const fill = shape.getAttribute('fill');
       shapes.push({
         frame: g.classList.contains('cluster'),
-        x: Math.min(a.x, b.x), y: Math.min(a.y, b.y), w: Math.abs(b.x - a.x), h: Math.abs(b.y - a.y),
+        ...boxOf(shape),
         fill: fill && fill !== 'none' ? fill : '#bbbbbb',
       });
     }
