@@ -554,8 +554,14 @@
     fields.innerHTML = html || `<h3>@${esc(cluster.module)}</h3>`;
   }
 
+  // A node's name as drawn (its first row), not the DOT id the layout knows it by.
+  const drawnName = (id) => {
+    const node = info.nodes.get(id);
+    return node && node.rows && node.rows.length ? node.rows[0] : id;
+  };
+
   function showEdge(edge) {
-    let html = `<h3>${esc(edge.from)} &rarr; ${esc(edge.to)}</h3>`;
+    let html = `<h3>${esc(drawnName(edge.from))} &rarr; ${esc(drawnName(edge.to))}</h3>`;
     html += `<p>${edge.count} tensor${edge.count === 1 ? '' : 's'} passed</p>`;
     if (records) {
       for (const [parent, child] of edge.pairs) {
