@@ -8,7 +8,9 @@
 // static SVG's (same node ids); the slider shows each schedule stop with that stop's node
 // count (as `tl-draw schedule` prints it); clicking a box opens it into its frame and
 // clicking the frame closes it; search finds operations and centres the first; hovering a
-// node or an arrow shows its recorded fields; the edit cone toggles. A screenshot of each
+// node or an arrow shows its recorded fields; the edit cone toggles. Pages of ConvNet whose
+// class and module carry hostile names (template syntax, `<!--<script>`, entities, a
+// backslash, a reversing control) start, and every node, search and box works. A screenshot of each
 // state is written to OUT and compared structurally with its reviewed signature in
 // web/golden (a coarse grid of where the ink is, with a tolerance; `--update` rewrites
 // them). Prints how long each action of the GPT-2 small walk-through took;
@@ -438,9 +440,81 @@ async function slideTo(page, value, log, label) {
   }, log);
 }
 
+// Names a model may hold (an nn.ModuleDict key, a class name) that must stay text: template
+// syntax, a comment or script opened or closed, entities, a backslash, a reversing control.
+const HOSTILE_NAMES = ['{{data}}', '<!--<script>', '</script><b>', '&lt;b&gt;', '&#60;x&#x3c;', 'a\\b', '\u202eevil', '"q\''];
+
+// The guide's ConvNet with its class and its `features` module named `name`: the page
+// starts, every node answers hover with its fields, search finds the module by its name,
+// its box opens, and the page is no larger than it should be.
+async function hostile(browser, name, index, plainSize) {
+  const text = fs.readFileSync(path.join(fixtures, 'convnet.json'), 'utf8');
+  const spelled = JSON.stringify(name).slice(1, -1);
+  const trace = path.join(out, `hostile${index}.json`);
+  fs.writeFileSync(trace, text.replaceAll('"features', `"${spelled}`).replace('"ConvNet"', JSON.stringify(`${name}Net`)));
+  const html = path.join(out, `hostile${index}.html`);
+  execFileSync(tlDraw, ['draw', trace, '-o', html], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const what = `hostile name ${JSON.stringify(name)}`;
+  const size = fs.statSync(html).size;
+  check(size < plainSize * 1.2, `${what}: the page is ${size} bytes (ConvNet's is ${plainSize})`);
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(`file://${path.resolve(html)}`);
+  const ready = await page.waitForSelector('body[data-ready="1"]', { timeout: 15000 }).then(() => true, () => false);
+  check(ready, `${what}: the page starts`);
+  if (!ready) { await page.close(); return; }
+  const dead = await page.evaluate(() => {
+    const fields = document.getElementById('tl-fields');
+    const silent = [];
+    for (const g of document.querySelectorAll('#tl-canvas g.node')) {
+      fields.innerHTML = '';
+      g.querySelector('text, polygon, ellipse, path').dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+      if (!fields.textContent.trim()) silent.push(g.dataset.id);
+    }
+    return silent;
+  });
+  check(dead.length === 0, `${what}: every node shows its fields on hover (silent: ${dead.join(', ')})`);
+  await page.fill('#tl-search', name);
+  await page.press('#tl-search', 'Enter');
+  const matches = await page.evaluate(() => document.querySelectorAll('#tl-canvas .tl-match').length);
+  check(matches > 0, `${what}: search finds the module by its name`);
+  await page.keyboard.press('Escape');
+  // The most folded stop draws the module as a box.
+  const folded = await page.evaluate(() => {
+    const before = document.body.dataset.state;
+    const slider = document.getElementById('tl-slider');
+    slider.value = String(window.tlDraw.data.stops.length - 1);
+    slider.dispatchEvent(new Event('input'));
+    return before;
+  });
+  await page.waitForFunction((p) => document.body.dataset.state !== p, folded, { timeout: 5000 }).catch(() => {});
+  await page.keyboard.press('0');
+  const box = await page.evaluate(() => {
+    const g = [...document.querySelectorAll('#tl-canvas g.node.tl-openable')].find((n) => n.dataset.id.startsWith('box:'));
+    if (!g) return null;
+    const r = g.getBoundingClientRect();
+    return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+  });
+  check(box !== null, `${what}: the module's box can be opened`);
+  if (box) {
+    const before = await state(page);
+    await page.mouse.click(box.x, box.y);
+    const opened = await page.waitForFunction((p) => document.body.dataset.state !== String(p), before.state, { timeout: 5000 }).then(() => true, () => false);
+    check(opened, `${what}: clicking the module's box opens it`);
+  }
+  const title = await page.title();
+  check(title.startsWith('tl-draw: ') && !title.includes('tl-data'), `${what}: the title is the name as text (${title.slice(0, 60)})`);
+  check(errors.length === 0, `${what}: no console error (${errors.slice(0, 3).join(' | ')})`);
+  await page.close();
+}
+
 const browser = await launchChromium(chromium);
 try {
   for (const test of cases) await run(browser, test);
+  const plainSize = fs.statSync(path.join(out, 'convnet.html')).size;
+  for (const [i, name] of HOSTILE_NAMES.entries()) await hostile(browser, name, i, plainSize);
 } finally {
   await browser.close();
 }

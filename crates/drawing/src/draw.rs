@@ -380,7 +380,7 @@ pub fn draw_indexed(
         (None, _) => style_forward(index, visible, shown.pass_labels.as_deref(), &style, &theme),
     };
     restyle(trace, visible, options, resolved.as_ref(), &mut styled);
-    tl_style::make_ids_unique(&mut styled.nodes);
+    tl_style::settle_ids(&mut styled);
     place_pictures(&mut styled)?;
     // One rank estimate serves the frames and the layout guard (margins do not change it).
     let ranks = guard::estimated_ranks(&styled);

@@ -156,11 +156,8 @@ fn cell(
 ) -> String {
     let data = base64::engine::general_purpose::STANDARD.encode(png);
     // Inside `<script>`, `</` would end the element and `<!--` would change how the rest
-    // is read: the JSON string writes them `<\/` and `<\!--` (the same text to JavaScript).
-    let page = serde_json::to_string(page)
-        .unwrap_or_default()
-        .replace("</", "<\\/")
-        .replace("<!--", "<\\!--");
+    // is read: the JSON string spells `<` as `\u003c` (the same text to JavaScript).
+    let page = template::script_json(serde_json::to_string(page).unwrap_or_default());
     // The bar and the folds line take about 70 px; a drawing shorter than the screen gets
     // its own height.
     let natural = size.map_or(600.0, |(_, height)| (height * NATURAL + 80.0).max(320.0));
@@ -175,7 +172,7 @@ fn cell(
     format!(
         "<div class=\"tl-draw-output\"><img src=\"data:image/png;base64,{data}\" alt=\"{alt}\" style=\"max-width:100%;height:auto\">{caption}<script>\n(function () {{\n  var here = document.currentScript && document.currentScript.parentElement;\n  if (!here) return;\n  var frame = document.createElement('iframe');\n  frame.setAttribute('sandbox', 'allow-scripts');\n  frame.setAttribute('title', {title});\n  frame.className = 'tl-draw-viewer';\n  frame.style.cssText = 'display:block;width:100%;height:min(80vh, 760px, {natural:.0}px);min-height:320px;border:1px solid #ccc;box-sizing:border-box';\n  frame.srcdoc = {page};\n  here.replaceChildren(frame);\n}})();\n</script></div>",
         alt = escape(alt),
-        title = serde_json::to_string(&format!("tl-draw viewer: {alt}")).unwrap_or_default().replace("</", "<\\/"),
+        title = template::script_json(serde_json::to_string(&format!("tl-draw viewer: {alt}")).unwrap_or_default()),
     )
 }
 

@@ -2,10 +2,18 @@
 
 /// Whether `ch` is a control character that must be shown, not passed on: C0 controls but
 /// tab, line feed and carriage return (which each output handles itself), DEL, the C1
-/// controls, and the noncharacters U+FFFE/U+FFFF. They would make an SVG that is not
-/// well-formed XML, DOT that Graphviz rejects, or move a terminal's cursor.
+/// controls, the noncharacters U+FFFE/U+FFFF and the bidirectional-text controls. They
+/// would make an SVG that is not well-formed XML, DOT that Graphviz rejects, move a
+/// terminal's cursor, or display a name in another order than it is spelled.
 pub fn is_hidden_control(ch: char) -> bool {
     matches!(ch, '\u{0}'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{fffe}' | '\u{ffff}')
+        || is_bidi_control(ch)
+}
+
+/// The bidirectional-text controls (marks, embeddings, overrides and isolates): drawn as
+/// they are, they would display a name reversed or reordered (`U+202E`).
+fn is_bidi_control(ch: char) -> bool {
+    matches!(ch, '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 /// The longest text a drawing shows in one place (a row, a caption, a header line, a
@@ -242,6 +250,20 @@ pub fn scalar(value: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bidirectional_controls_are_spelled_visibly() {
+        assert_eq!(
+            visible_controls("evil\u{202e}txt.exe"),
+            "evil\\u202etxt.exe"
+        );
+        for ch in [
+            '\u{61c}', '\u{200e}', '\u{200f}', '\u{202a}', '\u{2066}', '\u{2069}',
+        ] {
+            assert!(is_hidden_control(ch), "{ch:?}");
+        }
+        assert!(!is_hidden_control('\u{2070}') && !is_hidden_control('ü'));
+    }
 
     #[test]
     fn significant_digits_drop_trailing_zeros() {

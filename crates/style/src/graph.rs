@@ -2,6 +2,8 @@
 //! colours and line styles. It is what `tl-dot-emit` turns into DOT; text here is plain
 //! (unescaped) and colours are Graphviz colour strings.
 
+use std::borrow::Cow;
+
 /// A line of text in a node, header or legend.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
@@ -363,12 +365,54 @@ pub struct StyledGraph {
     pub legend: Option<Legend>,
 }
 
-/// Makes every node id unique: a node whose id an earlier node already has gets the first
+/// `id` spelled so that Graphviz hands it back unchanged as the SVG's `<title>` (which
+/// the page and the cone shading read): `%`, `&`, `\\` and control characters are
+/// percent-encoded (`%26`). Graphviz keeps a name's backslashes doubled and writes `&lt;`
+/// through as an entity, so `&lt;` and `<`, or `a\\b` and `a\\\\b`, would come back alike.
+/// Ids of real traces hold none of these and stay as they are.
+pub fn graphviz_safe_id(id: &str) -> Cow<'_, str> {
+    let unsafe_char = |ch: char| {
+        matches!(ch, '%' | '&' | '\\') || ch.is_control() || crate::format::is_hidden_control(ch)
+    };
+    if !id.contains(unsafe_char) {
+        return Cow::Borrowed(id);
+    }
+    let mut safe = String::with_capacity(id.len() + 8);
+    for ch in id.chars() {
+        if unsafe_char(ch) {
+            let mut bytes = [0; 4];
+            for byte in ch.encode_utf8(&mut bytes).bytes() {
+                safe.push_str(&format!("%{byte:02X}"));
+            }
+        } else {
+            safe.push(ch);
+        }
+    }
+    Cow::Owned(safe)
+}
+
+/// Makes the ids of `graph` what Graphviz and the page can read back: every node and
+/// frame id made safe ([`graphviz_safe_id`]), node ids made unique ([`make_ids_unique`]).
+pub fn settle_ids(graph: &mut StyledGraph) {
+    for cluster in &mut graph.clusters {
+        if let Cow::Owned(id) = graphviz_safe_id(&cluster.id) {
+            cluster.id = id;
+        }
+    }
+    make_ids_unique(&mut graph.nodes);
+}
+
+/// Makes every node id safe for Graphviz ([`graphviz_safe_id`]) and unique: a node whose id an earlier node already has gets the first
 /// free `~2`, `~3`, ... suffix. Ids come from trace labels (`linear_1_1:1` is drawn as
 /// `linear_1_1pass1`), so a hostile trace could name two records alike, which would merge
 /// two nodes into one in the DOT; ids of real traces never change. Deterministic: the
 /// suffixes follow node order.
 pub fn make_ids_unique(nodes: &mut [StyledNode]) {
+    for node in nodes.iter_mut() {
+        if let Cow::Owned(id) = graphviz_safe_id(&node.id) {
+            node.id = id;
+        }
+    }
     // Real traces never clash: check with borrowed ids, copy them only when some do.
     let mut seen = std::collections::HashSet::with_capacity(nodes.len());
     if nodes.iter().all(|n| seen.insert(n.id.as_str())) {

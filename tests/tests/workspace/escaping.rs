@@ -162,3 +162,53 @@ fn hostile_names_stay_text_in_the_interactive_page() {
     let data = tl_tests::page_data(&page);
     assert_eq!(data["title"], "Net<\"&'>\\ ünï");
 }
+
+/// Names holding entities, a backslash, a percent sign or a reversing control: Graphviz
+/// hands back every node's and frame's id as its SVG title unchanged, so the page and the
+/// cone shading find each one (before, `&lt;` came back as `<` and `\` doubled, and such a
+/// module's box was dead in the page), and two names that differ only so stay two ids.
+#[test]
+fn every_id_comes_back_from_graphviz_as_its_title() {
+    let text = std::fs::read_to_string(fixtures_dir().join("convnet.json")).unwrap();
+    for name in ["fe&lt;at", "fe&#60;at", "a\\\\b", "p%26q", "\\u202eevil"] {
+        let trace = Trace::from_json(&text.replace("\"features", &format!("\"{name}")))
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let drawing = draw(&trace, &DrawOptions::default().depth(1)).unwrap();
+        assert!(
+            drawing
+                .styled
+                .nodes
+                .iter()
+                .any(|n| n.id.starts_with("box:")),
+            "{name}"
+        );
+        let svg =
+            String::from_utf8(drawing.render(tl_draw::OutputFormat::Svg).unwrap().bytes).unwrap();
+        let titles: std::collections::BTreeSet<String> = svg
+            .split("<title>")
+            .skip(1)
+            .map(|rest| tl_dot_emit::unescape_xml(&rest[..rest.find("</title>").unwrap()]))
+            .collect();
+        for id in drawing
+            .styled
+            .nodes
+            .iter()
+            .map(|n| &n.id)
+            .chain(drawing.styled.clusters.iter().map(|c| &c.id))
+        {
+            assert!(titles.contains(id), "{name}: {id} not among {titles:?}");
+        }
+    }
+    assert_ne!(
+        tl_style::graphviz_safe_id("a&lt;"),
+        tl_style::graphviz_safe_id("a<")
+    );
+    assert_ne!(
+        tl_style::graphviz_safe_id("a%26"),
+        tl_style::graphviz_safe_id("a&")
+    );
+    assert_eq!(
+        tl_style::graphviz_safe_id("box:features.0:1"),
+        "box:features.0:1"
+    );
+}

@@ -192,7 +192,7 @@
   function describe(state, atStop) {
     $('tl-count').textContent = `${state.count} nodes`;
     if (!data.stops.length) {
-      $('tl-folds').textContent = state.header.slice(1, 3).join(' · ');
+      $('tl-folds').textContent = visible(state.header.slice(1, 3).join(' · '));
       return;
     }
     const s = data.stops[stop];
@@ -206,7 +206,7 @@
     }
     const closing = atStop ? '' : ' (click a frame to close it again; move the slider to go back to a stop)';
     $('tl-folds').textContent = folded.length
-      ? `${folded.length} folded: ${folded.join(', ')}${closing}`
+      ? `${folded.length} folded: ${visible(folded.join(', '))}${closing}`
       : `full detail: nothing folded${closing}`;
   }
 
@@ -521,8 +521,14 @@
       .map(([k, v]) => `<tr><td>${esc(k)}</td><td>${esc(formatted(k, v))}</td></tr>`).join('');
     return `<h3>${esc(title)}</h3><table>${rows}</table>`;
   }
+  // Trace text with its hidden and bidirectional controls spelled as escapes (`\u202e`), as
+  // the drawings spell them: a name is shown in the order it is written.
+  const HIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+  function visible(s) {
+    return String(s).replace(HIDDEN, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  }
   function esc(s) {
-    return String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
+    return visible(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
   }
   function drawn(rows) {
     return rows.length ? `<div class="tl-drawn">${esc(rows.join('\n'))}</div>` : '';
@@ -707,7 +713,7 @@
 
   // --- Start -------------------------------------------------------------------------
   async function start() {
-    $('tl-title').textContent = `${data.title} (${data.kind})`;
+    $('tl-title').textContent = `${visible(data.title)} (${data.kind})`;
     if (data.stops.length > 1) {
       $('tl-stops').hidden = false;
       $('tl-slider').max = String(data.stops.length - 1);
