@@ -535,8 +535,9 @@ fn check_never_prints_a_control_character_from_the_trace() {
     let dir = tempfile::tempdir().unwrap();
     let text = std::fs::read_to_string(fixture("branch_true")).unwrap();
     let mut document: serde_json::Value = serde_json::from_str(&text).unwrap();
-    // A class name that would turn the terminal red and ring its bell.
-    document["model"]["class_name"] = serde_json::json!("Net\u{1b}[31m\u{7}");
+    // A class name that would turn the terminal red, ring its bell and print the rest
+    // reversed (U+202E).
+    document["model"]["class_name"] = serde_json::json!("Net\u{1b}[31m\u{7}\u{202e}ten");
     std::fs::write(dir.path().join("t.json"), document.to_string()).unwrap();
     // And an error message quoting a hostile field name.
     std::fs::write(
@@ -556,7 +557,10 @@ fn check_never_prints_a_control_character_from_the_trace() {
             String::from_utf8_lossy(&printed).contains("\\u001b"),
             "{file}: shown escaped"
         );
+        assert!(!String::from_utf8_lossy(&printed).contains('\u{202e}'));
     }
+    let output = tl_draw(&["check", "t.json"], dir.path());
+    assert!(String::from_utf8_lossy(&output.stdout).contains("\\u202eten"));
 }
 
 #[test]
