@@ -192,9 +192,11 @@ pub fn gzip(bytes: &[u8]) -> Result<Vec<u8>, DrawError> {
 }
 
 /// The file a write to `target` should replace: a symbolic link is followed (the user named
-/// the link, and means the file it points to), so the link itself stays.
+/// the link, and means the file it points to), so the link itself stays. Only a regular
+/// file is replaced: a FIFO, a device or a folder at that path is refused (a rename would
+/// silently put a file in its place).
 pub fn through_links(target: &Path) -> Result<PathBuf, DrawError> {
-    match std::fs::symlink_metadata(target) {
+    let file = match std::fs::symlink_metadata(target) {
         Ok(meta) if meta.file_type().is_symlink() => {
             std::fs::canonicalize(target).map_err(|error| {
                 DrawError::invalid(
@@ -204,9 +206,20 @@ pub fn through_links(target: &Path) -> Result<PathBuf, DrawError> {
                         target.display()
                     ),
                 )
-            })
+            })?
         }
-        _ => Ok(target.to_owned()),
+        _ => target.to_owned(),
+    };
+    match std::fs::metadata(&file) {
+        Ok(meta) if !meta.is_file() => Err(DrawError::invalid(
+            "output_path_invalid",
+            format!(
+                "the output path '{}' is {}, not a regular file; name a file's path (it is created, or replaced whole)",
+                target.display(),
+                if meta.is_dir() { "a folder" } else { "a FIFO, socket or device" }
+            ),
+        )),
+        _ => Ok(file),
     }
 }
 

@@ -6,5 +6,11 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
+    // Interrupted (Ctrl-C, `kill`, a closed terminal): remove the temporary file of a write
+    // under way, leave every output as it was, and exit as interrupted programs do.
+    let _ = ctrlc::set_handler(|| {
+        tl_trace_model::remove_unfinished_writes();
+        std::process::exit(130);
+    });
     tl_draw::cli::run(std::env::args_os())
 }

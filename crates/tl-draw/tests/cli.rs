@@ -787,3 +787,122 @@ fn a_flag_value_of_the_wrong_kind_is_refused_in_the_flags_spelling() {
     );
     assert!(!dir.path().join("x.svg").exists());
 }
+
+/// Outputs are files the user owns as they expect (issue 31): a new file follows the umask
+/// (before, always 0644), a replaced file keeps its mode (before, a 0600 file became
+/// world-readable), and a FIFO at the output path is refused, not replaced by a file.
+#[cfg(unix)]
+#[test]
+fn outputs_follow_the_umask_keep_their_mode_and_only_replace_regular_files() {
+    use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+    let dir = tempfile::tempdir().unwrap();
+    let program = env!("CARGO_BIN_EXE_tl-draw");
+    let convnet = fixture("convnet");
+    let status = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "umask 077 && '{program}' draw '{}' -o new.svg",
+            convnet.display()
+        ))
+        .current_dir(dir.path())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mode = |name: &str| {
+        std::fs::metadata(dir.path().join(name))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    assert_eq!(mode("new.svg"), 0o600, "{:o}", mode("new.svg"));
+    std::fs::write(dir.path().join("kept.svg"), b"old").unwrap();
+    std::fs::set_permissions(
+        dir.path().join("kept.svg"),
+        std::fs::Permissions::from_mode(0o640),
+    )
+    .unwrap();
+    let convnet = convnet.to_str().unwrap();
+    assert!(tl_draw(&["draw", convnet, "-o", "kept.svg"], dir.path())
+        .status
+        .success());
+    assert_eq!(mode("kept.svg"), 0o640, "{:o}", mode("kept.svg"));
+    assert!(std::fs::read_to_string(dir.path().join("kept.svg"))
+        .unwrap()
+        .contains("<svg"));
+    let made = Command::new("mkfifo")
+        .arg(dir.path().join("pipe.svg"))
+        .status()
+        .is_ok_and(|s| s.success());
+    if made {
+        let output = tl_draw(&["draw", convnet, "-o", "pipe.svg"], dir.path());
+        assert!(!output.status.success());
+        assert!(
+            stderr(&output).contains("error[output_path_invalid]"),
+            "{}",
+            stderr(&output)
+        );
+        let kind = std::fs::symlink_metadata(dir.path().join("pipe.svg"))
+            .unwrap()
+            .file_type();
+        assert!(kind.is_fifo());
+    }
+}
+
+/// An interrupted program leaves nothing behind (issue 31): SIGINT and SIGTERM end it as
+/// interrupted (exit 130, after removing the temporary file of a write under way), the
+/// previous output intact; a write after a SIGKILL removes the dead writer's temporary
+/// files, and only the program's own.
+#[cfg(unix)]
+#[test]
+fn interrupted_runs_leave_no_temporary_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let gpt2 = repo().join("fixtures/real/gpt2_small.json");
+    std::fs::write(dir.path().join("gpt2.png"), b"previous").unwrap();
+    for signal in ["INT", "TERM"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tl-draw"))
+            .args([
+                "draw",
+                gpt2.to_str().unwrap(),
+                "--collapse",
+                "none",
+                "-o",
+                "gpt2.png",
+            ])
+            .current_dir(dir.path())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(700));
+        Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(130), "SIG{signal}: {status:?}");
+        assert_eq!(
+            std::fs::read(dir.path().join("gpt2.png")).unwrap(),
+            b"previous"
+        );
+    }
+    // What a SIGKILLed writer leaves, and files that are not the program's.
+    let stale = dir.path().join(".tl-draw-4294967295-x1y2z3.tmp");
+    let foreign = dir.path().join(".tmpAbCdEf");
+    std::fs::write(&stale, b"half").unwrap();
+    std::fs::write(&foreign, b"someone else's").unwrap();
+    let convnet = fixture("convnet");
+    assert!(tl_draw(
+        &["draw", convnet.to_str().unwrap(), "-o", "c.svg"],
+        dir.path()
+    )
+    .status
+    .success());
+    assert!(!stale.exists() && foreign.exists());
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".tl-draw-"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}

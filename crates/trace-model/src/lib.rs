@@ -16,6 +16,7 @@
 //! This crate holds no drawing code; it is the bottom of the pipeline
 //! `trace-model -> collapse -> style -> dot-emit -> layout -> render`.
 
+mod atomic;
 pub mod builder;
 mod canonical;
 mod error;
@@ -30,12 +31,12 @@ pub mod synthetic;
 pub mod union;
 mod validate;
 
-use std::io::Write;
 use std::path::Path;
 
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
+pub use atomic::{remove_unfinished_writes, write_atomically};
 pub use error::TraceError;
 pub use lists::IndexLists;
 pub use records::*;
@@ -246,37 +247,6 @@ fn read_text(path: &Path) -> Result<String, TraceError> {
         path: path.to_owned(),
         source,
     })
-}
-
-/// Writes `bytes` to `path` through a temporary file in the same folder and a rename, so a
-/// failure or an interrupted run never leaves a half-written file. Parent folders are
-/// created. The file is not forced to disk (`fsync`) before the rename: that guards only
-/// against a power cut in the next moments, costs more than drawing a small model (0.2 to
-/// several ms), and Graphviz and TorchLens do not do it either; ext4 and most Linux file
-/// systems write a renamed-over file's data before the rename anyway.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TraceError> {
-    let write_error = |source| TraceError::Write {
-        path: path.to_owned(),
-        source,
-    };
-    let folder = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    std::fs::create_dir_all(folder).map_err(write_error)?;
-    let mut temp = tempfile::NamedTempFile::new_in(folder).map_err(write_error)?;
-    // A temporary file is private (0600); the result should read like any other file.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        temp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o644))
-            .map_err(write_error)?;
-    }
-    temp.write_all(bytes).map_err(write_error)?;
-    temp.persist(path)
-        .map_err(|error| write_error(error.error))?;
-    Ok(())
 }
 
 /// The `format` field of a document (`tl-trace`, `tl-bundle`), read without parsing the
