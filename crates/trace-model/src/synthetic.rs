@@ -253,6 +253,34 @@ pub fn transformer_of_size(ops: usize) -> Trace {
     transformer((ops.saturating_sub(TRANSFORMER_FIXED_OPS) / TRANSFORMER_BLOCK_OPS).max(1))
 }
 
+/// A hostile shape for the checks: `inputs` model inputs all read by one concatenation
+/// (one op with `inputs` parents and argument slots), then the output. Validation of it
+/// must stay linear in `inputs` (issue 31: 100,000 parents once took 15 s).
+pub fn wide_concat(inputs: usize) -> Trace {
+    let mut g = Generator {
+        builder: TraceBuilder::new("WideConcat"),
+    };
+    let parents: Vec<String> = (0..inputs)
+        .map(|_| g.op(OpKind::Input, "input", &[], &[], Vec::new()))
+        .collect();
+    let mut record = g.builder.record(OpKind::Op, "cat");
+    record.arg_slots = parents
+        .iter()
+        .enumerate()
+        .map(|(position, parent)| crate::ArgSlot {
+            parent: parent.clone(),
+            arg: Some(vec![0, position as u32]),
+            kwarg: None,
+        })
+        .collect();
+    record.parents = parents;
+    record.shape = Some(vec![BATCH, WIDTH * inputs as u64]);
+    record.dtype = Some("float32".to_owned());
+    let cat = g.builder.push_op(record);
+    g.op(OpKind::Output, "output", &[cat], &[], Vec::new());
+    g.builder.finish()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,4 +307,21 @@ mod tests {
         assert_eq!(mask.children.len(), 3);
         assert_eq!(Trace::from_json(&trace.to_json()).unwrap(), trace);
     }
+
+    #[test]
+    fn a_wide_concatenation_is_valid_and_a_stray_slot_is_refused() {
+        let trace = wide_concat(40);
+        trace.validate().unwrap();
+        assert_eq!(trace.ops[40].parents.len(), 40);
+        // Past the scan's reach the set answers the same: a slot naming no parent is refused.
+        let mut stray = trace.clone();
+        stray.ops[40].arg_slots[39].parent = "nobody_1_1".to_owned();
+        let error = stray.validate().unwrap_err();
+        assert_eq!(error.code(), "trace_inconsistent", "{error}");
+        let mut twice = trace;
+        let first = twice.ops[40].parents[0].clone();
+        twice.ops[40].parents.push(first);
+        twice.validate().unwrap();
+    }
 }
+

@@ -6,6 +6,10 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
+/// Up to this many items, a list is searched by a scan; past it, through a set, so that
+/// every check stays linear in the trace.
+const FEW: usize = 16;
+
 use petgraph::graph::DiGraph;
 
 use crate::error::TraceError;
@@ -575,12 +579,19 @@ fn validate_ops(
                 ),
             });
         }
-        // Most ops read the op just before them and feed the one just after.
+        // Most ops read the op just before them and feed the one just after. An op with
+        // many parents (a hostile trace: 100,000) is checked through a set, not by scans.
+        let mut seen_parents = HashSet::default();
         for (p, parent) in op.parents.iter().enumerate() {
             let path = || here(&format!("parents[{p}]"));
             let parent = require_near(op_label, [i.checked_sub(1)], ops, parent, path, "op")?;
             by_parents.push((parent, i));
-            if !parents.open_row().contains(&parent) {
+            let new = if op.parents.len() > FEW {
+                seen_parents.insert(parent)
+            } else {
+                !parents.open_row().contains(&parent)
+            };
+            if new {
                 parents.push(parent);
             }
         }
@@ -590,9 +601,15 @@ fn validate_ops(
             let child = require_near(op_label, [Some(i + 1)], ops, child, path, "op")?;
             by_children.push((i, child));
         }
+        let parent_labels = (op.arg_slots.len() > FEW)
+            .then(|| op.parents.iter().map(String::as_str).collect::<HashSet<&str>>());
         for (s, slot) in op.arg_slots.iter().enumerate() {
             let path = || here(&format!("arg_slots[{s}]"));
-            if !op.parents.contains(&slot.parent) {
+            let known = match &parent_labels {
+                Some(labels) => labels.contains(slot.parent.as_str()),
+                None => op.parents.contains(&slot.parent),
+            };
+            if !known {
                 return Err(TraceError::Inconsistent {
                     path: path(),
                     detail: format!(
@@ -625,8 +642,14 @@ fn validate_ops(
         }
         stacks.end_row();
         // An op is mostly the output of calls it ran inside, already checked.
+        let inside = (op.output_of_calls.len() > FEW)
+            .then(|| op.modules.iter().map(String::as_str).collect::<HashSet<&str>>());
         for (m, call) in op.output_of_calls.iter().enumerate() {
-            if op.modules.contains(call) {
+            let ran_inside = match &inside {
+                Some(calls) => calls.contains(call.as_str()),
+                None => op.modules.contains(call),
+            };
+            if ran_inside {
                 continue;
             }
             require(
