@@ -171,6 +171,14 @@ def test_node_spec_fn_of_one_node_returns_changes(convnet: object) -> None:
     assert "op" in seen
 
 
+@pytest.mark.parametrize(("key", "value"), [("width", float("inf")), ("height", -1.0), ("penwidth", float("nan"))])
+def test_node_spec_fn_numbers_out_of_range_are_refused(convnet: object, key: str, value: float) -> None:
+    with pytest.raises(tl_draw.DrawError) as raised:
+        tl_draw.draw(convnet, node_spec_fn=lambda node: {key: value})
+    assert raised.value.code == "node_spec_value_invalid"
+    assert key in str(raised.value) and "finite number" in str(raised.value)
+
+
 def test_an_exception_in_a_callable_is_raised_with_the_node_named(convnet: object) -> None:
     def broken(node: tl_draw.Node) -> None:
         if node.label and node.label.startswith("relu"):

@@ -444,5 +444,46 @@ pub(crate) fn restyle(
             _ => None,
         };
         (hook.0)(&NodeContext { trace, kind, op }, node);
+        keep_drawable(node);
     }
+}
+
+/// The most rows a restyled node keeps; the last says how many more there were.
+pub const MAX_HOOK_ROWS: usize = 64;
+/// The largest border width and count a restyled node keeps.
+const MAX_PENWIDTH: f64 = 50.0;
+const MAX_PERIPHERIES: u32 = 10;
+/// The largest node size a restyled node keeps, in inches (a drawing 2.5 m across).
+const MAX_NODE_INCHES: f64 = 100.0;
+
+/// What a hook set, within what a drawing can show (issue 31: `width=inf` gave `nan`
+/// coordinates, a 10 MB row a 3 GB page, 100,000 rows 26 s): each row cut to
+/// [`tl_style::format::MAX_SHOWN_CHARS`] characters, at most [`MAX_HOOK_ROWS`] rows, numbers
+/// finite and in range (a size or border out of range is dropped, a count capped).
+fn keep_drawable(node: &mut StyledNode) {
+    if node.rows.len() > MAX_HOOK_ROWS {
+        let more = node.rows.len() - (MAX_HOOK_ROWS - 1);
+        node.rows.truncate(MAX_HOOK_ROWS - 1);
+        node.rows
+            .push(tl_style::Row::plain(format!("… {more} more lines")));
+    }
+    for row in &mut node.rows {
+        if let std::borrow::Cow::Owned(cut) = tl_style::format::capped(&row.text) {
+            row.text = cut;
+        }
+    }
+    if let Some(tooltip) = &mut node.tooltip {
+        if let std::borrow::Cow::Owned(cut) = tl_style::format::capped(tooltip) {
+            *tooltip = cut;
+        }
+    }
+    node.penwidth = node
+        .penwidth
+        .filter(|w| w.is_finite() && (0.0..=MAX_PENWIDTH).contains(w));
+    node.peripheries = node.peripheries.map(|n| n.min(MAX_PERIPHERIES));
+    node.min_size = node.min_size.filter(|(w, h)| {
+        [w, h]
+            .iter()
+            .all(|v| v.is_finite() && (0.0..=MAX_NODE_INCHES).contains(*v))
+    });
 }

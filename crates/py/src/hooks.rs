@@ -221,7 +221,10 @@ fn apply(py: Python<'_>, changes: &Bound<'_, PyAny>, node: &mut StyledNode) -> P
                 node.dashed = style.contains("dashed");
                 node.rounded = style.contains("rounded");
             }
-            "penwidth" => node.penwidth = value.extract()?,
+            "penwidth" => {
+                let width: Option<f64> = value.extract()?;
+                node.penwidth = width.map(|w| number_in(py, &key, w, 0.0, 50.0)).transpose()?;
+            }
             "peripheries" => {
                 // TorchLens's callbacks set it as a string in extra_attrs ("1").
                 let count: u32 = match value.extract::<u32>() {
@@ -255,6 +258,7 @@ fn apply(py: Python<'_>, changes: &Bound<'_, PyAny>, node: &mut StyledNode) -> P
             }
             "width" | "height" => {
                 let size: Option<f64> = value.extract()?;
+                let size = size.map(|size| number_in(py, &key, size, 0.0, 100.0)).transpose()?;
                 let (mut width, mut height) = node.min_size.unwrap_or((0.0, 0.0));
                 match (key.as_str(), size) {
                     ("width", Some(size)) => width = size,
@@ -275,6 +279,19 @@ fn apply(py: Python<'_>, changes: &Bound<'_, PyAny>, node: &mut StyledNode) -> P
         }
     }
     Ok(())
+}
+
+/// `value` when it is a finite number from `low` to `high`; else a `node_spec_value_invalid`
+/// error naming the attribute and the range.
+fn number_in(py: Python<'_>, key: &str, value: f64, low: f64, high: f64) -> PyResult<f64> {
+    if value.is_finite() && (low..=high).contains(&value) {
+        return Ok(value);
+    }
+    Err(crate::errors::raise(
+        py,
+        "node_spec_value_invalid",
+        &format!("node_spec_fn set {key}={value}; give a finite number from {low} to {high}"),
+    ))
 }
 
 /// A PNG's width and height from its header, or `None` when `png` is not a PNG.

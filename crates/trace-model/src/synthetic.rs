@@ -324,4 +324,3 @@ mod tests {
         twice.validate().unwrap();
     }
 }
-

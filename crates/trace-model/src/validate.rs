@@ -601,8 +601,12 @@ fn validate_ops(
             let child = require_near(op_label, [Some(i + 1)], ops, child, path, "op")?;
             by_children.push((i, child));
         }
-        let parent_labels = (op.arg_slots.len() > FEW)
-            .then(|| op.parents.iter().map(String::as_str).collect::<HashSet<&str>>());
+        let parent_labels = (op.arg_slots.len() > FEW).then(|| {
+            op.parents
+                .iter()
+                .map(String::as_str)
+                .collect::<HashSet<&str>>()
+        });
         for (s, slot) in op.arg_slots.iter().enumerate() {
             let path = || here(&format!("arg_slots[{s}]"));
             let known = match &parent_labels {
@@ -642,8 +646,12 @@ fn validate_ops(
         }
         stacks.end_row();
         // An op is mostly the output of calls it ran inside, already checked.
-        let inside = (op.output_of_calls.len() > FEW)
-            .then(|| op.modules.iter().map(String::as_str).collect::<HashSet<&str>>());
+        let inside = (op.output_of_calls.len() > FEW).then(|| {
+            op.modules
+                .iter()
+                .map(String::as_str)
+                .collect::<HashSet<&str>>()
+        });
         for (m, call) in op.output_of_calls.iter().enumerate() {
             let ran_inside = match &inside {
                 Some(calls) => calls.contains(call.as_str()),
