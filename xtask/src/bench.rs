@@ -449,3 +449,75 @@ pub fn python(python: &Path, names: &[String]) -> Result<()> {
     }
     Ok(())
 }
+
+/// The layout guard's adversarial shapes (issue 31): dense two-rank graphs K(n, n), a wide
+/// concatenation, and a synthetic transformer at `--depth 2` (many long arrows), each
+/// written to `target/synthetic`.
+fn guard_shapes() -> Result<Vec<(String, PathBuf, Vec<&'static str>)>> {
+    use tl_trace_model::synthetic::{complete_bipartite, wide_concat};
+    let folder = repo_root().join("target").join("synthetic");
+    std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    let shapes: Vec<(String, tl_trace_model::Trace, Vec<&'static str>)> = vec![
+        ("K(50, 50)".into(), complete_bipartite(50), vec![]),
+        ("K(100, 100)".into(), complete_bipartite(100), vec![]),
+        ("K(200, 200)".into(), complete_bipartite(200), vec![]),
+        ("one op reading 20,000 inputs".into(), wide_concat(20_000), vec![]),
+        (
+            "transformer of 6,000 ops, depth 2".into(),
+            transformer_of_size(6000),
+            vec!["--depth", "2"],
+        ),
+    ];
+    shapes
+        .into_iter()
+        .map(|(what, trace, args)| {
+            let file: String = what
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                .collect();
+            let path = folder.join(format!("guard_{file}.json"));
+            let text = trace.to_json();
+            if std::fs::read(&path).ok().as_deref() != Some(text.as_bytes()) {
+                tl_trace_model::write_atomically(&path, text.as_bytes())
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+            }
+            Ok((what, path, args))
+        })
+        .collect()
+}
+
+/// `cargo xtask bench-guard`: for each adversarial shape, how long the program takes to
+/// refuse it (it should, in well under a second) or to draw it (what the guard lets
+/// through should finish in about 10 s), to SVG with the default limits.
+pub fn guard() -> Result<()> {
+    let program = release_binary()?;
+    let scratch = repo_root().join("target").join("bench-out");
+    std::fs::create_dir_all(&scratch).map_err(|e| e.to_string())?;
+    println!("| shape | outcome | wall time |");
+    println!("|---|---|---|");
+    for (what, path, args) in guard_shapes()? {
+        let start = Instant::now();
+        let output = Command::new(&program)
+            .arg("draw")
+            .arg(&path)
+            .args(&args)
+            .arg("-o")
+            .arg(scratch.join("guard.svg"))
+            .output()
+            .map_err(|e| format!("cannot run {}: {e}", program.display()))?;
+        let took = start.elapsed();
+        let outcome = if output.status.success() {
+            "drawn".to_owned()
+        } else {
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            stderr
+                .split(']')
+                .next()
+                .unwrap_or("failed")
+                .trim_start_matches("error[")
+                .to_owned()
+        };
+        println!("| {what} | {outcome} | {} |", milliseconds(took));
+    }
+    Ok(())
+}

@@ -20,6 +20,8 @@
 //!   to `target/synthetic`.
 //! * `bench`: time the release program against the budgets of `docs/performance.md`.
 //! * `bench-compare`: time TorchLens 2.36.1's `draw` and tl-draw on the same models.
+//! * `bench-guard`: how fast the layout guard refuses adversarial shapes (dense two-rank
+//!   graphs, a wide concatenation, many long arrows), or how long what it lets through takes.
 //! * `bench-python [NAME ...]`: TorchLens's `trace.draw` against `tl_draw.draw` of the same live
 //!   trace in one Python process (the Python package's speed), cold and warm.
 //! * `figures`: redraw every figure of `docs/guides/drawing.md` (SVG and PNG), and take the
@@ -75,6 +77,7 @@ fn main() -> ExitCode {
             }
         }),
         Some("bench") => bench::bench(),
+        Some("bench-guard") => bench::guard(),
         Some("bench-compare") => setup().and_then(|python| bench::compare(&python, &args[1..])),
         Some("bench-python") => setup().and_then(|python| bench::python(&python, &args[1..])),
         Some("figures") => install_system_packages()
@@ -88,7 +91,7 @@ fn main() -> ExitCode {
             })
             .and_then(|seconds| fuzz(FuzzBound::Seconds(seconds))),
         _ => Err(format!(
-            "unknown task {:?}; tasks: setup [--system], test, fixtures [NAME ...], canonicalize FILE ..., theme-check, synth, bench, bench-compare [NAME ...], bench-python [NAME ...], figures, fuzz [SECONDS]",
+            "unknown task {:?}; tasks: setup [--system], test, fixtures [NAME ...], canonicalize FILE ..., theme-check, synth, bench, bench-guard, bench-compare [NAME ...], bench-python [NAME ...], figures, fuzz [SECONDS]",
             args.first().map(String::as_str).unwrap_or("")
         )),
     };

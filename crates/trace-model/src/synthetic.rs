@@ -281,6 +281,24 @@ pub fn wide_concat(inputs: usize) -> Trace {
     g.builder.finish()
 }
 
+/// A hostile shape for the layout guard: `n` operations each read by every one of `n` more
+/// (a complete bipartite graph K(n, n): n² arrows between two ranks), then one output.
+pub fn complete_bipartite(n: usize) -> Trace {
+    let mut g = Generator {
+        builder: TraceBuilder::new("CompleteBipartite"),
+    };
+    let input = g.op(OpKind::Input, "input", &[], &[], Vec::new());
+    let first: Vec<String> = (0..n)
+        .map(|_| g.op(OpKind::Op, "relu", std::slice::from_ref(&input), &[], Vec::new()))
+        .collect();
+    let second: Vec<String> = (0..n)
+        .map(|_| g.op(OpKind::Op, "add", &first, &[], Vec::new()))
+        .collect();
+    let sum = g.op(OpKind::Op, "stack", &second, &[], Vec::new());
+    g.op(OpKind::Output, "output", &[sum], &[], Vec::new());
+    g.builder.finish()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
