@@ -147,6 +147,16 @@ def test_inline_display_of_gpt2_at_full_detail_fits_its_budget() -> None:
     assert "folded picture" in bundle["text/html"]
 
 
+@pytest.mark.parametrize(
+    ("key", "value"), [("metric", 3), ("on", 5), ("on", "sideways"), ("members", 7), ("members", [1, 2])]
+)
+def test_bundle_keywords_of_the_wrong_kind_name_their_keyword(key: str, value: object) -> None:
+    with pytest.raises(tl_draw.DrawError) as raised:
+        tl_draw.draw(FIXTURES / "bundle.json", **{key: value})
+    assert raised.value.code == "keyword_value_invalid"
+    assert f"{key}=" in str(raised.value)
+
+
 def test_node_spec_fn_in_torchlens_form_drops_the_double_border(convnet: object) -> None:
     assert "peripheries=2" in tl_draw.draw(convnet).dot
 
@@ -177,6 +187,14 @@ def test_node_spec_fn_numbers_out_of_range_are_refused(convnet: object, key: str
         tl_draw.draw(convnet, node_spec_fn=lambda node: {key: value})
     assert raised.value.code == "node_spec_value_invalid"
     assert key in str(raised.value) and "finite number" in str(raised.value)
+
+
+@pytest.mark.parametrize(("key", "value"), [("lines", 3), ("tooltip", 4.5), ("fillcolor", 1), ("width", "wide")])
+def test_node_spec_fn_values_of_the_wrong_kind_name_their_attribute(convnet: object, key: str, value: object) -> None:
+    with pytest.raises(tl_draw.DrawError) as raised:
+        tl_draw.draw(convnet, node_spec_fn=lambda node: {key: value})
+    assert raised.value.code == "node_spec_value_invalid"
+    assert f"{key}=" in str(raised.value)
 
 
 def test_an_exception_in_a_callable_is_raised_with_the_node_named(convnet: object) -> None:

@@ -461,7 +461,11 @@ fn guard_shapes() -> Result<Vec<(String, PathBuf, Vec<&'static str>)>> {
         ("K(50, 50)".into(), complete_bipartite(50), vec![]),
         ("K(100, 100)".into(), complete_bipartite(100), vec![]),
         ("K(200, 200)".into(), complete_bipartite(200), vec![]),
-        ("one op reading 20,000 inputs".into(), wide_concat(20_000), vec![]),
+        (
+            "one op reading 20,000 inputs".into(),
+            wide_concat(20_000),
+            vec![],
+        ),
         (
             "transformer of 6,000 ops, depth 2".into(),
             transformer_of_size(6000),

@@ -104,6 +104,44 @@ impl BundleKeywords {
         options.set_keyword("graph", graph)
     }
 
+    /// Takes `metric=`, `on=` or `members=` from a binding's keyword value: each value is
+    /// checked here, so a value of the wrong kind is refused naming its keyword, what it
+    /// takes and a code (`keyword_value_invalid`), like every other keyword. Returns
+    /// `false` for a name that is none of the three.
+    pub fn set_keyword(&mut self, name: &str, value: &KeywordValue) -> Result<bool, DrawError> {
+        let takes = match name {
+            "metric" => format!("one of {}", METRICS.join(", ")),
+            "on" => "'out' or 'grad'".to_owned(),
+            "members" => "a list of member names (strings)".to_owned(),
+            _ => return Ok(false),
+        };
+        let refused = |value: &KeywordValue| {
+            DrawError::invalid(
+                "keyword_value_invalid",
+                format!(
+                    "{name}= takes {takes}, or None; received {}",
+                    value.described()
+                ),
+            )
+        };
+        match (name, value) {
+            (_, KeywordValue::Unset) => match name {
+                "metric" => self.metric = None,
+                "on" => self.on = None,
+                _ => self.members = None,
+            },
+            ("metric", KeywordValue::Text(metric)) => self.metric = Some(metric.clone()),
+            ("on", KeywordValue::Text(on)) => {
+                parse_on(on).map_err(|_| refused(value))?;
+                self.on = Some(on.clone());
+            }
+            ("members", KeywordValue::Texts(members)) => self.members = Some(members.clone()),
+            ("members", KeywordValue::Text(member)) => self.members = Some(vec![member.clone()]),
+            _ => return Err(refused(value)),
+        }
+        Ok(true)
+    }
+
     /// Refuses the bundle-only keywords when a single trace is drawn: `spell` writes a keyword
     /// as the caller's user typed it (`--metric`, `metric=`), `trace` names the trace and
     /// `remedy` says how to draw a bundle instead.
@@ -374,6 +412,33 @@ fn draw_union(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bundle_keywords_of_the_wrong_kind_are_refused_naming_the_keyword() {
+        let mut bundle = BundleKeywords::default();
+        assert!(bundle
+            .set_keyword("on", &KeywordValue::Text("grad".into()))
+            .unwrap());
+        assert!(bundle
+            .set_keyword("members", &KeywordValue::Text("a".into()))
+            .unwrap());
+        assert_eq!(bundle.members.as_deref(), Some(&["a".to_owned()][..]));
+        assert!(!bundle.set_keyword("depth", &KeywordValue::Int(1)).unwrap());
+        for (name, value) in [
+            ("metric", KeywordValue::Int(3)),
+            ("on", KeywordValue::Text("sideways".into())),
+            ("members", KeywordValue::Float(1.5)),
+        ] {
+            let error = bundle.set_keyword(name, &value).unwrap_err();
+            assert_eq!(error.code(), "keyword_value_invalid");
+            assert!(
+                error.to_string().starts_with(&format!("{name}= takes")),
+                "{error}"
+            );
+        }
+        assert!(bundle.set_keyword("on", &KeywordValue::Unset).unwrap());
+        assert_eq!(bundle.on, None);
+    }
 
     #[test]
     fn graph_diff_is_the_bundles_and_other_graphs_set_the_options_too() {

@@ -183,13 +183,15 @@ fn apply(py: Python<'_>, changes: &Bound<'_, PyAny>, node: &mut StyledNode) -> P
         ))
     })?;
     for (key, value) in changes.iter() {
-        let key: String = key.extract()?;
-        let text = || value.extract::<String>();
+        let key: String = key.extract().map_err(|_| {
+            crate::errors::raise(py, "node_spec_value_invalid", "node_spec_fn returned a dict whose keys are not all strings; name attributes by strings (\"fillcolor\", \"lines\", ...)")
+        })?;
+        let text = || typed::<String>(py, &key, &value, "a string");
         match key.as_str() {
             // What the node stands for cannot be changed.
             "id" | "kind" | "label" | "layer_label" | "module" => {}
             "lines" => {
-                let lines: Vec<String> = value.extract()?;
+                let lines: Vec<String> = typed(py, &key, &value, "a list of strings")?;
                 let first_bold = node.rows.first().is_some_and(|row| row.bold);
                 node.rows = lines
                     .into_iter()
@@ -222,7 +224,7 @@ fn apply(py: Python<'_>, changes: &Bound<'_, PyAny>, node: &mut StyledNode) -> P
                 node.rounded = style.contains("rounded");
             }
             "penwidth" => {
-                let width: Option<f64> = value.extract()?;
+                let width: Option<f64> = typed(py, &key, &value, "a number or None")?;
                 node.penwidth = width.map(|w| number_in(py, &key, w, 0.0, 50.0)).transpose()?;
             }
             "peripheries" => {
@@ -239,7 +241,7 @@ fn apply(py: Python<'_>, changes: &Bound<'_, PyAny>, node: &mut StyledNode) -> P
                 };
                 node.peripheries = (count != 1).then_some(count);
             }
-            "tooltip" => node.tooltip = value.extract()?,
+            "tooltip" => node.tooltip = typed(py, &key, &value, "a string or None")?,
             // `spec.image`: the Python side hands over the picture as PNG bytes.
             "image" => {
                 let png = value.cast::<PyBytes>().map_err(|_| {
@@ -257,7 +259,7 @@ fn apply(py: Python<'_>, changes: &Bound<'_, PyAny>, node: &mut StyledNode) -> P
                 node.rounded = true;
             }
             "width" | "height" => {
-                let size: Option<f64> = value.extract()?;
+                let size: Option<f64> = typed(py, &key, &value, "a number or None")?;
                 let size = size.map(|size| number_in(py, &key, size, 0.0, 100.0)).transpose()?;
                 let (mut width, mut height) = node.min_size.unwrap_or((0.0, 0.0));
                 match (key.as_str(), size) {
@@ -279,6 +281,28 @@ fn apply(py: Python<'_>, changes: &Bound<'_, PyAny>, node: &mut StyledNode) -> P
         }
     }
     Ok(())
+}
+
+/// `value` as a `T`, or a `node_spec_value_invalid` error naming the attribute and what it
+/// takes (`what`), never a bare `TypeError`.
+fn typed<'a, 'py, T: pyo3::FromPyObject<'a, 'py>>(
+    py: Python<'py>,
+    key: &str,
+    value: &'a Bound<'py, PyAny>,
+    what: &str,
+) -> PyResult<T> {
+    value.extract().map_err(|_| {
+        let kind = value
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_default();
+        crate::errors::raise(
+            py,
+            "node_spec_value_invalid",
+            &format!("node_spec_fn set {key}= to a {kind}; it takes {what}"),
+        )
+    })
 }
 
 /// `value` when it is a finite number from `low` to `high`; else a `node_spec_value_invalid`

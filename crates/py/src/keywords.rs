@@ -70,9 +70,10 @@ impl Request {
                         .set_graph(std::mem::take(&mut request.options), &value)
                         .map_err(fail)?;
                 }
-                "metric" => request.bundle.metric = value.extract()?,
-                "on" => request.bundle.on = value.extract()?,
-                "members" => request.bundle.members = value.extract()?,
+                "metric" | "on" | "members" => {
+                    let value = keyword_value(&name, &value).map_err(fail)?;
+                    request.bundle.set_keyword(&name, &value).map_err(fail)?;
+                }
                 "file_format" | "dpi" => {
                     let value = keyword_value(&name, &value).map_err(fail)?;
                     if let Some(write) =

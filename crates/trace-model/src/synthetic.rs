@@ -289,7 +289,15 @@ pub fn complete_bipartite(n: usize) -> Trace {
     };
     let input = g.op(OpKind::Input, "input", &[], &[], Vec::new());
     let first: Vec<String> = (0..n)
-        .map(|_| g.op(OpKind::Op, "relu", std::slice::from_ref(&input), &[], Vec::new()))
+        .map(|_| {
+            g.op(
+                OpKind::Op,
+                "relu",
+                std::slice::from_ref(&input),
+                &[],
+                Vec::new(),
+            )
+        })
         .collect();
     let second: Vec<String> = (0..n)
         .map(|_| g.op(OpKind::Op, "add", &first, &[], Vec::new()))
