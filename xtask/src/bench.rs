@@ -454,7 +454,7 @@ pub fn python(python: &Path, names: &[String]) -> Result<()> {
 /// concatenation, and a synthetic transformer at `--depth 2` (many long arrows), each
 /// written to `target/synthetic`.
 fn guard_shapes() -> Result<Vec<(String, PathBuf, Vec<&'static str>)>> {
-    use tl_trace_model::synthetic::{complete_bipartite, wide_concat};
+    use tl_trace_model::synthetic::{complete_bipartite, deep_modules, wide_concat};
     let folder = repo_root().join("target").join("synthetic");
     std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
     let shapes: Vec<(String, tl_trace_model::Trace, Vec<&'static str>)> = vec![
@@ -497,11 +497,19 @@ pub fn guard() -> Result<()> {
     let program = release_binary()?;
     let scratch = repo_root().join("target").join("bench-out");
     std::fs::create_dir_all(&scratch).map_err(|e| e.to_string())?;
-    println!("| shape | outcome | wall time |");
-    println!("|---|---|---|");
+    println!("| shape | outcome | wall time | peak memory |");
+    println!("|---|---|---|---|");
+    let gnu_time = Path::new("/usr/bin/time").exists();
     for (what, path, args) in guard_shapes()? {
         let start = Instant::now();
-        let output = Command::new(&program)
+        let mut command = if gnu_time {
+            let mut command = Command::new("/usr/bin/time");
+            command.args(["-f", "%M"]).arg(&program);
+            command
+        } else {
+            Command::new(&program)
+        };
+        let output = command
             .arg("draw")
             .arg(&path)
             .args(&args)
@@ -510,10 +518,14 @@ pub fn guard() -> Result<()> {
             .output()
             .map_err(|e| format!("cannot run {}: {e}", program.display()))?;
         let took = start.elapsed();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let peak = gnu_time
+            .then(|| stderr.lines().last()?.trim().parse::<u64>().ok())
+            .flatten()
+            .map_or("".to_owned(), |kib| format!("{} MB", kib / 1024));
         let outcome = if output.status.success() {
             "drawn".to_owned()
         } else {
-            let stderr = String::from_utf8_lossy(&output.stderr);
             stderr
                 .split(']')
                 .next()
@@ -521,7 +533,7 @@ pub fn guard() -> Result<()> {
                 .trim_start_matches("error[")
                 .to_owned()
         };
-        println!("| {what} | {outcome} | {} |", milliseconds(took));
+        println!("| {what} | {outcome} | {} | {peak} |", milliseconds(took));
     }
     Ok(())
 }

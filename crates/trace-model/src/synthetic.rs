@@ -307,6 +307,29 @@ pub fn complete_bipartite(n: usize) -> Trace {
     g.builder.finish()
 }
 
+/// A hostile shape for memory: a chain of `depth` modules, each called once inside the
+/// one before, with one linear layer run inside the innermost (issue 31: a tree 10,000
+/// deep took 2 GB for a 3-node drawing).
+pub fn deep_modules(depth: usize) -> Trace {
+    let mut g = Generator {
+        builder: TraceBuilder::new("DeepModules"),
+    };
+    let input = g.op(OpKind::Input, "input", &[], &[], Vec::new());
+    let mut calls: Vec<String> = Vec::with_capacity(depth);
+    let mut parent = "self".to_owned();
+    for level in 1..depth {
+        let address = format!("m{level}");
+        calls = g.enter(&address, "Wrap", &parent, &calls);
+        parent = address;
+    }
+    let out = g.atomic("leaf", "Linear", &parent, &calls, &input);
+    for call in calls.iter().rev() {
+        g.builder.mark_output(call, &out);
+    }
+    g.op(OpKind::Output, "output", &[out], &[], Vec::new());
+    g.builder.finish()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -332,6 +355,14 @@ mod tests {
         let mask = trace.ops.iter().find(|op| op.layer_type == "tril").unwrap();
         assert_eq!(mask.children.len(), 3);
         assert_eq!(Trace::from_json(&trace.to_json()).unwrap(), trace);
+    }
+
+    #[test]
+    fn a_deep_module_chain_is_valid() {
+        let trace = deep_modules(50);
+        trace.validate().unwrap();
+        assert_eq!(trace.modules.len(), 51);
+        assert_eq!(trace.ops[1].modules.len(), 50);
     }
 
     #[test]
