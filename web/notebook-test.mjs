@@ -183,6 +183,47 @@ async function readGpt2(page, { element, frame }, name) {
   check(/\(1, 12, 16, 64\)/.test(fields) && /KB \(/.test(fields), `${name}: the fields are formatted for reading (shapes, bytes)`);
 }
 
+// The open notebook's kernel, started: JupyterLab starts the notebook's kernel itself, but
+// on a loaded machine it may open the notebook before it knows the kernels and leave it
+// with none ("No Kernel"); then the kernel is chosen as a user would, from the Kernel menu.
+async function ensureKernel(page) {
+  const kernelName = () => page.evaluate(() => {
+    const name = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Toolbar-kernelName');
+    return name ? name.textContent.trim() : '';
+  });
+  const started = async (tries) => {
+    for (let i = 0; i < tries; i += 1) {
+      if (/Python/.test(await kernelName())) return true;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    return false;
+  };
+  if (await started(40)) return true;
+  // A kernel dialog JupyterLab opened by itself, or the menu's.
+  if (!(await page.$('.jp-Dialog'))) {
+    await page.click('.lm-MenuBar-itemLabel:text-is("Kernel")');
+    await page.click('.lm-Menu-itemLabel:text-is("Change Kernel…")');
+    await page.waitForSelector('.jp-Dialog select', { timeout: 10000 }).catch(() => {});
+  }
+  await page.evaluate(() => {
+    const select = document.querySelector('.jp-Dialog select');
+    const python = select && [...select.options].find((o) => /Python 3/.test(o.textContent));
+    if (python) {
+      select.value = python.value;
+      select.dispatchEvent(new Event('change', { bubbles: true }));
+    }
+  });
+  await page.click('.jp-Dialog .jp-mod-accept').catch(() => {});
+  return started(120);
+}
+
+// The open notebook's cells: what the screenshots compare. JupyterLab's own chrome around
+// them (the file browser's selection and times, the kernel's status) changes from run to run.
+const notebookArea = (page) => page.evaluate(() => {
+  const r = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook').getBoundingClientRect();
+  return { x: r.left, y: r.top, width: r.width, height: r.height };
+});
+
 const browser = await launchChromium(chromium);
 try {
   check(await serverUp(), `JupyterLab starts (${labLog.split('\n').slice(-3).join(' | ')})`);
@@ -202,7 +243,7 @@ try {
   const text = await page.evaluate(() => document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook').textContent);
   check(!text.includes('<tl_draw.Drawing'), 'untrusted: the outputs are not the text repr');
   check(text.includes('folded picture'), 'untrusted: GPT-2 small, too large for one picture, says its picture is folded');
-  await compareShot(browser, page, 'notebook.untrusted');
+  await compareShot(browser, page, 'notebook.untrusted', await notebookArea(page));
   if (figures) await page.screenshot({ path: path.join(figures, 'notebook_untrusted.png') });
 
   // Trusted: the interactive viewer in each output.
@@ -213,16 +254,18 @@ try {
   const convnet = await trusted[0].frame.evaluate(() => ({ count: Number(document.body.dataset.count), title: document.getElementById('tl-title').textContent }));
   check(convnet.count === 12 && /ConvNet/.test(convnet.title), `trusted: the first viewer is ConvNet at full detail (${JSON.stringify(convnet)})`);
   if (trusted[1]) await readGpt2(page, trusted[1], 'trusted');
-  await compareShot(browser, page, 'notebook.trusted');
+  await compareShot(browser, page, 'notebook.trusted', await notebookArea(page));
   if (figures) await page.screenshot({ path: path.join(figures, 'notebook_viewer.png') });
 
   // Run live: outputs made in this session are trusted, so the viewers appear.
   await openNotebook(page, 'live.ipynb');
+  check(await ensureKernel(page), 'live: the notebook has a running Python kernel');
   await page.click('.lm-MenuBar-itemLabel:text-is("Run")');
   await page.click('.lm-Menu-itemLabel:text-is("Run All Cells")');
   await page.waitForFunction(() => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) iframe.tl-draw-viewer').length >= 2, null, { timeout: 300000 }).catch(() => {});
   const live = await page.$$eval('.jp-NotebookPanel:not(.lm-mod-hidden) iframe.tl-draw-viewer', (f) => f.length);
-  check(live === 2, `live: running the notebook shows both viewers (${live})`);
+  check(live === 2, `live: running the notebook shows both viewers (${live}; the page then: ${path.join(out, 'live.failed.png')})`);
+  if (live !== 2) await page.screenshot({ path: path.join(out, 'live.failed.png') });
   check(errors.length === 0, `JupyterLab: no page error (${errors.slice(0, 3).join(' | ')})`);
   await page.close();
 

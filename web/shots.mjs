@@ -58,11 +58,12 @@ export async function signature(browser, png) {
   return grid;
 }
 
-// `compareShot(browser, page, name)`: writes the page's screenshot to `out` and compares its
-// structure with `goldens/<name>.json` (`update` rewrites it).
+// `compareShot(browser, page, name, clip)`: writes the page's screenshot (of the region
+// `clip` when given) to `out` and compares its structure with `goldens/<name>.json`
+// (`update` rewrites it).
 export function goldenShots({ out, goldens, update, check }) {
-  return async function compareShot(browser, page, name) {
-    const png = await page.screenshot({ path: path.join(out, `${name}.png`) });
+  return async function compareShot(browser, page, name, clip) {
+    const png = await page.screenshot({ path: path.join(out, `${name}.png`), ...(clip ? { clip } : {}) });
     const grid = await signature(browser, png);
     const inked = grid.filter((v) => v > 0.01).length;
     check(inked >= 4, `${name}: the screenshot shows a drawing (${inked} inked cells)`);

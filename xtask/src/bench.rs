@@ -466,6 +466,11 @@ fn guard_shapes() -> Result<Vec<(String, PathBuf, Vec<&'static str>)>> {
             wide_concat(20_000),
             vec![],
         ),
+        (
+            "a module tree 10,000 deep".into(),
+            deep_modules(10_000),
+            vec![],
+        ),
         // 6,000 ops took over 9 minutes (docs/performance.md); 1,800 show the same escape.
         (
             "transformer of 1,800 ops, depth 2".into(),
