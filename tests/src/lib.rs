@@ -151,6 +151,46 @@ pub fn draw_every_way(document: &tl_trace_model::Document) -> usize {
     drawn
 }
 
+/// Writes the interactive page of `trace` and checks what no trace may break (issue 31):
+/// the page holds exactly its two scripts (its data and the viewer, whole), its data is
+/// JSON with the model's name as text, and its size grows with the trace, no faster
+/// (`input_bytes`: the trace file's size). Returns whether a page was written (a refusal,
+/// such as a stop over the layout guard, is fine). Panics on a broken invariant: the fuzz
+/// target `page` and the hostile-name tests run it.
+pub fn check_page(trace: &tl_draw::Trace, input_bytes: usize) -> bool {
+    let Ok(page) = tl_draw::html::page(trace, &tl_draw::DrawOptions::default()) else {
+        return false;
+    };
+    assert_eq!(
+        page.matches("<script").count(),
+        2,
+        "the page's two scripts, no more"
+    );
+    assert_eq!(
+        page.matches("</script>").count(),
+        2,
+        "each script closes once"
+    );
+    assert!(
+        !page[page.find("<script").unwrap_or(0)..].contains("<!--"),
+        "no comment opens inside or after the scripts"
+    );
+    let data = page_data(&page);
+    assert_eq!(
+        data["title"].as_str(),
+        Some(trace.model.class_name.as_str())
+    );
+    // The page's assets and a few drawings of a small trace are under a megabyte; each
+    // byte of trace adds a bounded amount (its drawings, compressed, and its records).
+    let bound = 4_000_000 + 400 * input_bytes;
+    assert!(
+        page.len() <= bound,
+        "a {input_bytes}-byte trace made a {}-byte page",
+        page.len()
+    );
+    true
+}
+
 /// The data of an interactive page (`-o model.html`): the JSON of its `tl-data` script.
 pub fn page_data(page: &str) -> serde_json::Value {
     let start =

@@ -388,8 +388,9 @@ enum FuzzBound {
     /// This many inputs from seed 1 and the committed corpus alone: reproducible.
     Runs(u64),
 }
-/// The fuzz targets of `fuzz/Cargo.toml`.
-const FUZZ_TARGETS: [&str; 2] = ["load", "load_and_draw"];
+/// The fuzz targets of `fuzz/Cargo.toml`, each with the share of [`FUZZ_TEST_RUNS`] it
+/// runs in `cargo xtask test` (a page lays out every stop: about ten times slower an input).
+const FUZZ_TARGETS: [(&str, u64); 3] = [("load", 1), ("load_and_draw", 1), ("page", 10)];
 
 /// `fuzz [SECONDS]`: installs cargo-fuzz when missing, builds the targets (cached in
 /// `~/.cache/tl-draw/fuzz-target`, outside the clone, so a new clone does not rebuild them)
@@ -407,7 +408,7 @@ fn fuzz(bound: FuzzBound) -> Result<()> {
     }
     let root = repo_root();
     let target_dir = venv_dir().with_file_name("fuzz-target");
-    for target in FUZZ_TARGETS {
+    for (target, slower) in FUZZ_TARGETS {
         // New inputs go to the first folder; a reproducible run starts it empty.
         let scratch = match bound {
             FuzzBound::Seconds(_) => root.join("target").join("fuzz-corpus").join(target),
@@ -419,7 +420,7 @@ fn fuzz(bound: FuzzBound) -> Result<()> {
         std::fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
         let limits = match bound {
             FuzzBound::Seconds(seconds) => vec![format!("-max_total_time={seconds}")],
-            FuzzBound::Runs(runs) => vec![format!("-runs={runs}"), "-seed=1".to_owned()],
+            FuzzBound::Runs(runs) => vec![format!("-runs={}", runs / slower), "-seed=1".to_owned()],
         };
         run(Command::new("cargo")
             .args(["+nightly", "fuzz", "run", target])

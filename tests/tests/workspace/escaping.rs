@@ -212,3 +212,38 @@ fn every_id_comes_back_from_graphviz_as_its_title() {
         "box:features.0:1"
     );
 }
+
+/// The page fuzz target's invariants (`tl_tests::check_page`) on its corpus and on ConvNet
+/// with hostile names in its class and a module: a name holding `<!--<script>` blanked the
+/// page before, and template syntax copied the page's data into it (issue 31).
+#[test]
+fn pages_keep_their_invariants_whatever_the_names() {
+    let corpus = tl_tests::repo_root().join("fuzz/corpus/page");
+    let mut texts: Vec<String> = std::fs::read_dir(&corpus)
+        .unwrap()
+        .map(|entry| std::fs::read_to_string(entry.unwrap().path()).unwrap())
+        .collect();
+    let convnet = std::fs::read_to_string(fixtures_dir().join("convnet.json")).unwrap();
+    for name in [
+        "{{data}}",
+        "<!--<script>",
+        "</script><b>",
+        "&lt;b&gt;",
+        "a\\\\b",
+        "\\u202e",
+    ] {
+        texts.push(
+            convnet
+                .replace("\"features", &format!("\"{name}"))
+                .replace("\"ConvNet\"", &format!("\"{name}Net\"")),
+        );
+    }
+    for text in &texts {
+        let trace = Trace::from_json(text).unwrap();
+        assert!(
+            tl_tests::check_page(&trace, text.len()),
+            "{}",
+            trace.model.class_name
+        );
+    }
+}
