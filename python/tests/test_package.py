@@ -4,6 +4,7 @@ files, inline display in a notebook, and the GIL released while a drawing is lai
 from __future__ import annotations
 
 import json
+import signal
 import threading
 import time
 from pathlib import Path
@@ -344,3 +345,21 @@ def test_a_hook_puts_any_picture_in_a_node_png_as_is(convnet: object, tmp_path: 
     (tmp_path / "notes.txt").write_text("not a picture")
     with pytest.raises(Exception, match="cannot identify image file|not a picture"):
         tl_draw.draw(convnet, node_spec_fn=broken)
+
+
+def test_ctrl_c_stops_a_drawing_at_once_and_writes_nothing(tmp_path: Path) -> None:
+    drawing = tl_draw.draw(FIXTURES / "real" / "gpt2_small.json")  # full detail: seconds to paint
+    start = time.monotonic()
+    drawing.save(tmp_path / "whole.png")
+    whole = time.monotonic() - start
+    interrupted = tmp_path / "interrupted.png"
+    threading.Timer(0.2, signal.raise_signal, (signal.SIGINT,)).start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        drawing.save(interrupted)
+    stopped = time.monotonic() - start
+    assert stopped < 0.2 + whole / 2, (stopped, whole)
+    # The drawing left running finishes on its own and replaces nothing, leaves nothing.
+    time.sleep(whole + 1.0)
+    assert not interrupted.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["whole.png"]

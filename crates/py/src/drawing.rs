@@ -1,6 +1,7 @@
 //! Drawing documents and the drawing Python holds: DOT, schedule, rendered bytes, files.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -10,6 +11,7 @@ use tl_draw::{
 };
 
 use crate::errors;
+use crate::interrupt::interruptible;
 use crate::keywords::Request;
 use crate::source::Source;
 
@@ -19,7 +21,8 @@ type Stop = (f64, usize, Vec<String>, bool, bool);
 /// A drawing: its DOT source, the collapse schedule of its trace, and rendering.
 #[pyclass(module = "tl_draw._native", frozen)]
 pub struct NativeDrawing {
-    drawn: Drawn,
+    /// Shared with the worker thread a render or save runs on ([`crate::interrupt`]).
+    drawn: Arc<Drawn>,
     /// The `file_format=`/`dpi=` of the `draw()` call: a later render or save keeps them
     /// unless it says otherwise.
     write: WriteOptions,
@@ -62,7 +65,7 @@ pub fn draw_documents(
     )?;
     drawn.drawing()?;
     Ok(NativeDrawing {
-        drawn,
+        drawn: Arc::new(drawn),
         write: request.write.clone(),
     })
 }
@@ -165,11 +168,15 @@ impl NativeDrawing {
         py: Python<'py>,
         file_format: &str,
     ) -> PyResult<(Bound<'py, PyBytes>, Vec<String>)> {
-        let rendered = py
-            .detach(|| {
-                OutputFormat::parse(file_format).and_then(|f| self.drawn.render(f, self.write.dpi))
-            })
-            .map_err(|error| errors::to_python(py, &error))?;
+        let (drawn, dpi, file_format) = (
+            Arc::clone(&self.drawn),
+            self.write.dpi,
+            file_format.to_owned(),
+        );
+        let rendered = interruptible(py, move || {
+            OutputFormat::parse(&file_format).and_then(|f| drawn.render(f, dpi))
+        })?
+        .map_err(|error| errors::to_python(py, &error))?;
         Ok((PyBytes::new(py, &rendered.bytes), rendered.warnings))
     }
 
@@ -179,8 +186,8 @@ impl NativeDrawing {
         &self,
         py: Python<'py>,
     ) -> PyResult<(String, Bound<'py, PyBytes>, Option<String>)> {
-        let output = py
-            .detach(|| self.drawn.notebook())
+        let drawn = Arc::clone(&self.drawn);
+        let output = interruptible(py, move || drawn.notebook())?
             .map_err(|error| errors::to_python(py, &error))?;
         Ok((output.html, PyBytes::new(py, &output.png), output.caption))
     }
@@ -199,8 +206,8 @@ impl NativeDrawing {
         asked.file_format = file_format;
         asked.dpi = dpi;
         let write = self.write.overridden_by(&asked);
-        let written = py
-            .detach(|| self.drawn.write(&path, &write))
+        let drawn = Arc::clone(&self.drawn);
+        let written = interruptible(py, move || drawn.write(&path, &write))?
             .map_err(|error| errors::to_python(py, &error))?;
         Ok((written.path, written.warnings))
     }

@@ -1,8 +1,9 @@
 //! `tl_draw._native`: the Rust core of the `tl-draw` Python package. The Python side
 //! (`python/tl_draw`) turns live TorchLens traces into trace JSON, checks and wraps the
 //! keywords and user callables, and gives users the `Drawing` class; this module parses the
-//! JSON, draws, lays out and paints, with the GIL released for everything but the user's
-//! callables.
+//! JSON, draws, lays out and paints on a worker thread, with the GIL released for
+//! everything but the user's callables, so that Ctrl-C stops a drawing at once
+//! (`interrupt.rs`).
 //!
 //! One entry point, `draw`, and one class, [`NativeDrawing`]. Errors are raised as
 //! `tl_draw.DrawError` (a `ValueError` carrying the Rust `code`), unknown keywords as
@@ -13,6 +14,7 @@ use pyo3::prelude::*;
 mod drawing;
 mod errors;
 mod hooks;
+mod interrupt;
 mod keywords;
 mod source;
 
@@ -36,7 +38,9 @@ fn draw(
 ) -> PyResult<NativeDrawing> {
     let failures = hooks::Failures::default();
     let request = keywords::Request::from_python(keywords, &failures)?;
-    let outcome = py.detach(|| drawing::draw_documents(&documents, names, &request));
+    let outcome = interrupt::interruptible(py, move || {
+        drawing::draw_documents(&documents, names, &request)
+    })?;
     // An exception in a user callable is the user's to see, before anything it broke.
     failures.raise(py)?;
     outcome.map_err(|error| errors::to_python(py, &error))

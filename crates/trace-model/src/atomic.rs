@@ -7,11 +7,14 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::thread::ThreadId;
 
 use crate::TraceError;
 
 /// The temporary files being written now, for [`remove_unfinished_writes`].
 static UNFINISHED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// Threads whose writes were cancelled ([`cancel_writes_of`]).
+static CANCELLED: Mutex<Vec<ThreadId>> = Mutex::new(Vec::new());
 
 /// The start of every temporary file's name.
 const PREFIX: &str = ".tl-draw-";
@@ -49,6 +52,13 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TraceError> {
             .map_err(write_error)?;
     }
     temp.write_all(bytes).map_err(write_error)?;
+    // Cancelled meanwhile (Ctrl-C in Python): the temporary file goes, nothing is replaced.
+    if is_cancelled() {
+        return Err(write_error(std::io::Error::new(
+            std::io::ErrorKind::Interrupted,
+            "the write was cancelled (interrupted)",
+        )));
+    }
     temp.persist(path)
         .map_err(|error| write_error(error.error))?;
     drop(unfinished);
@@ -87,6 +97,29 @@ impl Drop for Unfinished {
             unfinished.retain(|p| p != &self.0);
         }
     }
+}
+
+/// Cancels the writes of `thread` from now on: a write under way there removes its
+/// temporary file instead of replacing its output, and later ones fail the same way. For a
+/// caller that stops waiting for a worker thread (Ctrl-C in Python) but cannot stop it.
+pub fn cancel_writes_of(thread: ThreadId) {
+    if let Ok(mut cancelled) = CANCELLED.lock() {
+        cancelled.push(thread);
+    }
+}
+
+/// Forgets a cancellation of `thread` (its work is over).
+pub fn forget_cancelled(thread: ThreadId) {
+    if let Ok(mut cancelled) = CANCELLED.lock() {
+        cancelled.retain(|t| *t != thread);
+    }
+}
+
+fn is_cancelled() -> bool {
+    let me = std::thread::current().id();
+    CANCELLED
+        .lock()
+        .is_ok_and(|cancelled| cancelled.contains(&me))
 }
 
 /// Removes the temporary files of the writes under way: for a signal handler, just before
@@ -188,6 +221,27 @@ mod tests {
         write_atomically(&drawn, b"new").unwrap();
         let mode = std::fs::metadata(&drawn).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, expected, "{mode:o} vs {expected:o}");
+    }
+
+    #[test]
+    fn a_cancelled_threads_write_replaces_nothing_and_leaves_nothing() {
+        let folder = tempfile::tempdir().unwrap();
+        let out = folder.path().join("out.svg");
+        std::fs::write(&out, b"previous").unwrap();
+        let path = out.clone();
+        let worker = std::thread::spawn(move || {
+            cancel_writes_of(std::thread::current().id());
+            let written = write_atomically(&path, b"late");
+            forget_cancelled(std::thread::current().id());
+            written
+        });
+        let error = worker.join().unwrap().unwrap_err();
+        assert!(error.to_string().contains("cancelled"), "{error}");
+        assert_eq!(std::fs::read(&out).unwrap(), b"previous");
+        assert_eq!(std::fs::read_dir(folder.path()).unwrap().count(), 1);
+        // Other threads write as before.
+        write_atomically(&out, b"now").unwrap();
+        assert_eq!(std::fs::read(&out).unwrap(), b"now");
     }
 
     #[test]

@@ -36,7 +36,7 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
-pub use atomic::{remove_unfinished_writes, write_atomically};
+pub use atomic::{cancel_writes_of, forget_cancelled, remove_unfinished_writes, write_atomically};
 pub use error::TraceError;
 pub use lists::IndexLists;
 pub use records::*;

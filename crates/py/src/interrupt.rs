@@ -1,0 +1,58 @@
+//! Ctrl-C during a drawing: Python runs its signal handlers only on the thread that holds
+//! the interpreter, between bytecodes, so a layout of half a minute on that thread would
+//! hold a `KeyboardInterrupt` back until it ends. The work runs on a worker thread instead,
+//! while the calling thread waits without the GIL and checks for signals every 50 ms.
+
+use std::sync::mpsc::{channel, RecvTimeoutError};
+use std::time::Duration;
+
+use pyo3::prelude::*;
+
+/// How often the waiting thread checks for Ctrl-C.
+const CHECK_EVERY: Duration = Duration::from_millis(50);
+
+/// Runs `work` on a worker thread and returns its result, raising `KeyboardInterrupt` (or
+/// whatever a signal handler raises) within about 50 ms of Ctrl-C. An interrupted worker
+/// cannot be stopped: it is left to finish on its own, its writes cancelled (a file it was
+/// about to replace stays as it was, and its temporary file is removed) and its result
+/// dropped. User callables it calls take the GIL as they would on the calling thread.
+pub(crate) fn interruptible<T: Send + 'static>(
+    py: Python<'_>,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> PyResult<T> {
+    let (sender, receiver) = channel();
+    let worker = std::thread::Builder::new()
+        .name("tl-draw".to_owned())
+        .spawn(move || {
+            let result = work();
+            tl_trace_model::forget_cancelled(std::thread::current().id());
+            // The caller may have stopped waiting (interrupted): nothing to hand over then.
+            let _ = sender.send(result);
+        })
+        .map_err(|error| {
+            pyo3::exceptions::PyOSError::new_err(format!(
+                "tl-draw could not start its drawing thread: {error}"
+            ))
+        })?;
+    let worker = worker.thread().id();
+    let mut receiver = receiver;
+    loop {
+        // The receiver goes into the GIL-free wait and comes back (it is Send, not Sync).
+        let (received, back) = py.detach(move || (receiver.recv_timeout(CHECK_EVERY), receiver));
+        receiver = back;
+        match received {
+            Ok(result) => return Ok(result),
+            Err(RecvTimeoutError::Timeout) => {
+                if let Err(interrupted) = py.check_signals() {
+                    tl_trace_model::cancel_writes_of(worker);
+                    return Err(interrupted);
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                    "tl-draw's drawing thread stopped without a result (a bug: please report it with the trace)",
+                ))
+            }
+        }
+    }
+}
