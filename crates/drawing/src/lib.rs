@@ -30,3 +30,4 @@ pub use options::{
 };
 pub use output::{gzip, output_target, through_links, OutputFormat};
 pub use tl_layout::LayoutEngine;
+pub use views::{MAX_HOOK_NODE_INCHES, MAX_HOOK_PENWIDTH, MAX_HOOK_ROWS};

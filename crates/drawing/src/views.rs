@@ -450,11 +450,12 @@ pub(crate) fn restyle(
 
 /// The most rows a restyled node keeps; the last says how many more there were.
 pub const MAX_HOOK_ROWS: usize = 64;
-/// The largest border width and count a restyled node keeps.
-const MAX_PENWIDTH: f64 = 50.0;
+/// The largest border width a restyled node keeps.
+pub const MAX_HOOK_PENWIDTH: f64 = 50.0;
+/// The most borders a restyled node keeps.
 const MAX_PERIPHERIES: u32 = 10;
 /// The largest node size a restyled node keeps, in inches (a drawing 2.5 m across).
-const MAX_NODE_INCHES: f64 = 100.0;
+pub const MAX_HOOK_NODE_INCHES: f64 = 100.0;
 
 /// What a hook set, within what a drawing can show (issue 31: `width=inf` gave `nan`
 /// coordinates, a 10 MB row a 3 GB page, 100,000 rows 26 s): each row cut to
@@ -479,11 +480,11 @@ fn keep_drawable(node: &mut StyledNode) {
     }
     node.penwidth = node
         .penwidth
-        .filter(|w| w.is_finite() && (0.0..=MAX_PENWIDTH).contains(w));
+        .filter(|w| w.is_finite() && (0.0..=MAX_HOOK_PENWIDTH).contains(w));
     node.peripheries = node.peripheries.map(|n| n.min(MAX_PERIPHERIES));
     node.min_size = node.min_size.filter(|(w, h)| {
         [w, h]
             .iter()
-            .all(|v| v.is_finite() && (0.0..=MAX_NODE_INCHES).contains(*v))
+            .all(|v| v.is_finite() && (0.0..=MAX_HOOK_NODE_INCHES).contains(*v))
     });
 }

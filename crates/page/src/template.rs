@@ -21,13 +21,15 @@ pub(crate) fn html(title: &str, data: &Value) -> String {
         &tl_style::format::visible_controls(title),
     ));
     let data = script_json(data.to_string());
-    let script_hash = format!("'sha256-{}'", sha256_base64(VIEWER_JS));
+    // The viewer is a constant: its hash is computed once per process, not per page.
+    static SCRIPT_HASH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let script_hash = SCRIPT_HASH.get_or_init(|| format!("'sha256-{}'", sha256_base64(VIEWER_JS)));
     expand(TEMPLATE, |name| match name {
         "title" => Some(&title),
         "style" => Some(VIEWER_CSS),
         "viewer" => Some(VIEWER_JS),
         "data" => Some(&data),
-        "script_hash" => Some(&script_hash),
+        "script_hash" => Some(script_hash.as_str()),
         _ => None,
     })
 }

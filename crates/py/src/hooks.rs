@@ -225,7 +225,7 @@ fn apply(py: Python<'_>, changes: &Bound<'_, PyAny>, node: &mut StyledNode) -> P
             }
             "penwidth" => {
                 let width: Option<f64> = typed(py, &key, &value, "a number or None")?;
-                node.penwidth = width.map(|w| number_in(py, &key, w, 0.0, 50.0)).transpose()?;
+                node.penwidth = width.map(|w| number_in(py, &key, w, 0.0, tl_draw::MAX_HOOK_PENWIDTH)).transpose()?;
             }
             "peripheries" => {
                 // TorchLens's callbacks set it as a string in extra_attrs ("1").
@@ -260,7 +260,7 @@ fn apply(py: Python<'_>, changes: &Bound<'_, PyAny>, node: &mut StyledNode) -> P
             }
             "width" | "height" => {
                 let size: Option<f64> = typed(py, &key, &value, "a number or None")?;
-                let size = size.map(|size| number_in(py, &key, size, 0.0, 100.0)).transpose()?;
+                let size = size.map(|size| number_in(py, &key, size, 0.0, tl_draw::MAX_HOOK_NODE_INCHES)).transpose()?;
                 let (mut width, mut height) = node.min_size.unwrap_or((0.0, 0.0));
                 match (key.as_str(), size) {
                     ("width", Some(size)) => width = size,

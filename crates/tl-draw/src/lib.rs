@@ -29,7 +29,8 @@ pub use tl_drawing::{
     draw, draw_bundle, keywords, options, output_target, parse_on, BatchRender, BundleGraph,
     BundleKeywords, BundleOptions, Collapse, DrawError, DrawOptions, Drawing, GraphKind,
     KeywordValue, LayoutEngine, NodeContext, OutputFormat, View, WriteOptions, Written,
-    BUNDLE_KEYWORDS, DRAW_KEYWORDS, METRICS, WRITE_KEYWORDS,
+    BUNDLE_KEYWORDS, DRAW_KEYWORDS, MAX_HOOK_NODE_INCHES, MAX_HOOK_PENWIDTH, MAX_HOOK_ROWS,
+    METRICS, WRITE_KEYWORDS,
 };
 pub use tl_layout::guard;
 /// The interactive page (`tl-page`).
