@@ -126,14 +126,18 @@ fn is_cancelled() -> bool {
 /// the process exits, so an interrupted write leaves nothing behind. The outputs they would
 /// have replaced are untouched.
 pub fn remove_unfinished_writes() {
-    // A handler must not wait on a write that holds the lock: take what is there.
-    let paths = match UNFINISHED.try_lock() {
+    for path in unfinished_writes() {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// The temporary files being written now. A signal handler must not wait on a write that
+/// holds the lock: it takes what is there.
+fn unfinished_writes() -> Vec<PathBuf> {
+    match UNFINISHED.try_lock() {
         Ok(unfinished) => unfinished.clone(),
         Err(std::sync::TryLockError::Poisoned(poisoned)) => poisoned.into_inner().clone(),
         Err(std::sync::TryLockError::WouldBlock) => Vec::new(),
-    };
-    for path in paths {
-        let _ = std::fs::remove_file(path);
     }
 }
 
@@ -253,8 +257,14 @@ mod tests {
         // What the handler sees: the write under way. `keep` stands for the process
         // exiting without the file's own clean-up.
         let _ = temp.keep().unwrap();
-        remove_unfinished_writes();
+        assert!(unfinished_writes().contains(&path));
+        // The handler removes every write under way; other tests' writes run in this
+        // process at the same time, so this one removes only its own, as the handler would.
+        for write in unfinished_writes().iter().filter(|write| **write == path) {
+            std::fs::remove_file(write).unwrap();
+        }
         assert!(!path.exists());
         drop(unfinished);
+        assert!(!unfinished_writes().contains(&path));
     }
 }
