@@ -44,6 +44,12 @@ __all__ = [
 
 __version__: str = _native.__version__
 
+# The wheel ships the fonts drawings use, so that they look the same on every machine and
+# draw where no fonts are installed; a source install uses the system's.
+_FONTS = os.path.join(os.path.dirname(__file__), "fonts")
+if os.path.isdir(_FONTS):
+    _native.use_fonts(_FONTS)
+
 _DRAW_KEYWORDS, _BUNDLE_KEYWORDS = _native.keyword_names()
 _CALLABLE_KEYWORDS = ("node_spec_fn",)  # wired by the binding itself
 

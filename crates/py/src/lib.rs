@@ -75,12 +75,21 @@ fn check_keywords(py: Python<'_>, names: Vec<String>) -> PyResult<()> {
     }
 }
 
+/// Sets every later drawing's text in the fonts of `folder` (the wheel's own, so that a
+/// drawing looks the same on every machine, fonts installed or not).
+#[pyfunction]
+fn use_fonts(py: Python<'_>, folder: std::path::PathBuf) -> PyResult<()> {
+    tl_draw::use_fonts_in(&folder)
+        .map_err(|error| errors::to_python(py, &tl_draw::DrawError::Render(error)))
+}
+
 /// The native module.
 #[pymodule]
 fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(draw, module)?)?;
     module.add_function(wrap_pyfunction!(keyword_names, module)?)?;
     module.add_function(wrap_pyfunction!(check_keywords, module)?)?;
+    module.add_function(wrap_pyfunction!(use_fonts, module)?)?;
     module.add_class::<NativeDrawing>()?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

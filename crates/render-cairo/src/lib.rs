@@ -9,6 +9,7 @@
 //! SVG); raster output never exceeds cairo's 32,767-pixel limit and PDF pages never exceed
 //! the 14,400-point PDF page limit (larger drawings are scaled down, with a warning).
 
+mod fonts;
 mod paint;
 pub mod xdot;
 
@@ -19,6 +20,7 @@ use cairo::{
     PsSurface, SvgSurface,
 };
 
+pub use fonts::{use_fonts_in, FONT_FILES};
 pub use paint::{parse_color, Rgba};
 use paint::{Frame, Painter};
 use xdot::{Layout, Op};
@@ -94,6 +96,14 @@ pub enum RenderError {
     /// Writing the PDF or SVG stream failed.
     #[error("cairo could not write the document: {0}")]
     Stream(std::io::Error),
+    /// A program's own fonts ([`use_fonts_in`]) could not be used.
+    #[error("the fonts in {folder} cannot be used: {problem}; reinstall the program")]
+    Fonts {
+        /// The folder given.
+        folder: std::path::PathBuf,
+        /// What is wrong.
+        problem: String,
+    },
 }
 
 impl RenderError {
@@ -102,6 +112,7 @@ impl RenderError {
         match self {
             RenderError::Layout(_) | RenderError::BoundingBox(_) => "layout_output_invalid",
             RenderError::Cairo(_) | RenderError::Png(_) | RenderError::Stream(_) => "render_failed",
+            RenderError::Fonts { .. } => "fonts_unusable",
         }
     }
 }

@@ -243,19 +243,10 @@ impl<'c> Painter<'c> {
         };
         let context = self.context;
         let (family, bold, italic) = font_of(&state.font_face, state.font_flags);
-        context.select_font_face(
-            family,
-            if italic {
-                FontSlant::Italic
-            } else {
-                FontSlant::Normal
-            },
-            if bold {
-                FontWeight::Bold
-            } else {
-                FontWeight::Normal
-            },
-        );
+        match crate::fonts::helvetica(bold, italic).filter(|_| family == "Helvetica") {
+            Some(face) => context.set_font_face(face),
+            None => select_system_font(context, family, bold, italic),
+        }
         context.set_font_size(state.font_size);
         let advance = context
             .text_extents(text)
@@ -387,6 +378,23 @@ fn apply_style(state: &mut State, style: &str) {
             }
         }
     }
+}
+
+/// Sets `family` as fontconfig resolves it.
+fn select_system_font(context: &Context, family: &str, bold: bool, italic: bool) {
+    context.select_font_face(
+        family,
+        if italic {
+            FontSlant::Italic
+        } else {
+            FontSlant::Normal
+        },
+        if bold {
+            FontWeight::Bold
+        } else {
+            FontWeight::Normal
+        },
+    );
 }
 
 /// Font family and weight/slant for a PostScript-style name and xdot flags. Helvetica,

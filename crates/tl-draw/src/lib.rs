@@ -35,7 +35,7 @@ pub use tl_drawing::{
 pub use tl_layout::guard;
 /// The interactive page (`tl-page`).
 pub use tl_page as html;
-pub use tl_render_cairo::Rendered;
+pub use tl_render_cairo::{use_fonts_in, Rendered, FONT_FILES};
 pub use tl_style::encoding::ValueSource;
 pub use tl_style::{
     Direction, Fill, LabelField, NodePicture, NodeStyle, Row, Shape, StyledNode, ThemeName,
