@@ -10,6 +10,8 @@ import os
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from ._errors import DrawError
+
 try:  # orjson writes the JSON several times faster when it is installed.
     import orjson as _orjson
 except ImportError:  # pragma: no cover - depends on the environment
@@ -73,9 +75,13 @@ def documents_of(subject: Any, value_stats: bool = True) -> tuple[list[Document]
         return [_json_bytes(export_bundle(subject))], None
     if _is_live_trace(subject):
         from tl_export import export_trace
+        from tl_export.pictures import PictureError
 
-        with _no_collection():
-            return [_json_bytes(export_trace(subject, value_stats=value_stats))], None
+        try:
+            with _no_collection():
+                return [_json_bytes(export_trace(subject, value_stats=value_stats))], None
+        except PictureError as error:
+            raise DrawError("annotation_picture_unreadable", str(error)) from error
     if isinstance(subject, Sequence) and subject and not isinstance(subject, (bytes, bytearray)):
         documents: list[Document] = []
         names: list[str] = []

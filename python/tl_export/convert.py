@@ -14,7 +14,7 @@ from typing import Any
 
 import torch
 
-from .pictures import _feature_map_picture, _png_picture
+from .pictures import _feature_map_picture, _png_picture, annotation_picture
 from .row_store import _prefetched_ops
 from .values import (
     _arg_value,
@@ -283,7 +283,7 @@ def _add_annotations(record: dict[str, Any], op: Any) -> None:
         data = {str(k): _arg_value(v) for k, v in entries.items() if v is not None}
         if data:
             record["annotations"] = data
-        picture = _png_picture(user.get("image"), "annotation")
+        picture = annotation_picture(record["label"], op.trace, user.get("image"))
     if picture is None:
         visualizer = op.visualizer_path
         if visualizer:

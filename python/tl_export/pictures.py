@@ -15,6 +15,54 @@ _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _THUMBNAIL_SIDE = 128
 
 
+#: Where ``tl_draw.install()`` keeps the images passed to ``trace.annotate(image=<PIL image>)``
+#: on the trace: TorchLens itself keeps only their text form (``str(image)``), so the
+#: picture is found again by that text.
+KEPT_IMAGES = "_tl_draw_annotation_images"
+
+
+class PictureError(ValueError):
+    """A node's picture cannot be read: ``node`` is the op's label."""
+
+    def __init__(self, node: str, image: Any, reason: str) -> None:
+        super().__init__(f"the picture annotated on {node} cannot be read ({reason}); {_remedy(image)}")
+        self.node = node
+
+
+def _remedy(image: Any) -> str:
+    if isinstance(image, str) and image.startswith("<PIL."):
+        return (
+            "TorchLens keeps only the text of a PIL image: call tl_draw.install() before "
+            "trace.annotate(..., image=...) so that tl-draw keeps the image, or save it and pass its path"
+        )
+    return "pass the path of an image file Pillow can open, or a PIL image"
+
+
+def kept_image(trace: Any, image: Any) -> Any:
+    """The image ``trace.annotate`` was given, where TorchLens kept only ``image``, its text:
+    looked up on the trace and the traces it was forked from."""
+    seen = 0
+    while trace is not None and seen < 64:
+        kept = getattr(trace, "__dict__", {}).get(KEPT_IMAGES)
+        if isinstance(kept, dict) and image in kept:
+            return kept[image]
+        trace = getattr(trace, "parent_trace", None)
+        seen += 1
+    return image
+
+
+def annotation_picture(node: str, trace: Any, image: Any) -> dict[str, Any] | None:
+    """The picture of ``trace.annotate(..., image=image)`` on ``node``; a ``PictureError``
+    naming the node when it cannot be read."""
+    if isinstance(image, str):
+        image = kept_image(trace, image)
+    try:
+        return _png_picture(image, "annotation")
+    except (OSError, ValueError) as error:  # PIL's UnidentifiedImageError is an OSError
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise PictureError(node, image, reason) from error
+
+
 def _picture_record(source: str, width: int, height: int, png: bytes) -> dict[str, Any]:
     return {
         "source": source,

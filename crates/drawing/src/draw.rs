@@ -351,7 +351,7 @@ pub fn draw_indexed(
     if options.show_cone && !edited {
         return Err(DrawError::invalid(
             "surgery_evidence_missing",
-            "show_cone=True shades what an edit could change and this trace has no recorded edit; draw an edited fork, or drop show_cone".to_owned(),
+            format!("show_cone=True shades what an edit could change and this trace has no recorded edit; {}, or drop show_cone", crate::views::EDIT_REMEDY),
         ));
     }
     tl_style::encoding::check(trace, visible, &style.encoding)

@@ -62,6 +62,15 @@ impl DrawError {
         DrawError::OutputFailed { code, message }
     }
 
+    /// The file and the kind of failure, when the file system refused a read or a write
+    /// ([`TraceError::file_failure`]).
+    pub fn file_failure(&self) -> Option<(&std::path::Path, std::io::ErrorKind)> {
+        match self {
+            DrawError::Trace(error) => error.file_failure(),
+            _ => None,
+        }
+    }
+
     /// Whether the layout guard refused the drawing (it was never laid out).
     pub fn is_layout_refusal(&self) -> bool {
         matches!(self, DrawError::Layout(error) if error.is_refusal())

@@ -17,6 +17,7 @@ mod cone;
 mod draw;
 mod error;
 pub mod keywords;
+mod language;
 pub mod options;
 mod output;
 mod views;
@@ -25,6 +26,7 @@ pub use bundle::{draw_bundle, parse_on, BundleGraph, BundleKeywords, BundleOptio
 pub use draw::{draw, draw_indexed, Drawing, Written};
 pub use error::DrawError;
 pub use keywords::{KeywordValue, BUNDLE_KEYWORDS, DRAW_KEYWORDS};
+pub use language::{in_language, Language};
 pub use options::{
     BatchRender, Collapse, DrawOptions, GraphKind, NodeContext, View, WriteOptions, WRITE_KEYWORDS,
 };

@@ -14,6 +14,10 @@ use tl_trace_model::{Finiteness, ModuleRecord, OpKind, OpRecord, Trace};
 use crate::error::DrawError;
 use crate::options::{Collapse, DrawOptions, NodeContext, NodeSpecFn, View};
 
+/// How to get a trace with recorded edits: TorchLens edits only a trace captured ready for
+/// them (on a plain `tl.trace(model, x)`, `edited.do(...)` is refused).
+pub(crate) const EDIT_REMEDY: &str = "trace the model with capture=CaptureOptions(intervention_ready=True) (from torchlens.options import CaptureOptions), edit a fork of it (trace.fork(), then .do(...)) and draw the fork";
+
 /// Above this many operations the uncollapsed `debug` view refuses (layout cost).
 const DEBUG_OP_CEILING: u64 = 2000;
 /// The slowest nodes the `speed` view calls out.
@@ -142,7 +146,7 @@ fn measured(trace: &Trace, view: View, resolved: &mut Resolved) -> Result<(), Dr
         ),
     };
     let name = view.name();
-    let (encoded, total) = coverage(trace, |op| source.value(op).is_some());
+    let (encoded, total) = coverage(trace, |op| source.value(trace, op).is_some());
     if encoded == 0 {
         return Err(refuse(
             "lens_headline_evidence_missing",
@@ -226,7 +230,7 @@ fn interventions(trace: &Trace, resolved: &mut Resolved) -> Result<(), DrawError
     if trace.edits.as_ref().is_none_or(|e| e.edits.is_empty()) {
         return Err(refuse(
             "surgery_evidence_missing",
-            "the 'interventions' view needs recorded edits and this trace has none; draw a forked, edited trace, or drop view=".to_owned(),
+            format!("the 'interventions' view needs recorded edits and this trace has none; {EDIT_REMEDY}, or drop view="),
         ));
     }
     resolved

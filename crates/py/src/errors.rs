@@ -1,12 +1,32 @@
-//! Rust errors as the Python package's exceptions, with the same stable codes.
+//! Rust errors as the Python package's exceptions, with the same stable codes, their
+//! remedies spelt as Python writes them.
 
 use pyo3::prelude::*;
-use tl_draw::DrawError;
+use tl_draw::{DrawError, Language};
 
-/// `tl_draw.DrawError(code, message)` (a `ValueError`), or `tl_draw.DrawKeywordError` (also a
-/// `TypeError`) for a keyword that does not exist.
+/// `tl_draw.DrawError(code, message)` (a `ValueError`), `tl_draw.DrawKeywordError` (also a
+/// `TypeError`) for a keyword that does not exist, or, when the file system refused, the
+/// matching `OSError` (`FileNotFoundError`, `PermissionError`, ...) naming the user's path
+/// and carrying the code too.
 pub fn to_python(py: Python<'_>, error: &DrawError) -> PyErr {
-    raise(py, error.code(), &error.to_string())
+    let message = error.message_in(Language::Python);
+    match error.file_failure() {
+        Some((path, kind)) => {
+            let built = py
+                .import("tl_draw._errors")
+                .and_then(|module| module.getattr("file_error"))
+                .and_then(|file_error| {
+                    file_error.call1((error.code(), &message, format!("{kind:?}"), path))
+                });
+            match built {
+                Ok(exception) => PyErr::from_value(exception),
+                Err(_) => {
+                    pyo3::exceptions::PyOSError::new_err(format!("[{}] {message}", error.code()))
+                }
+            }
+        }
+        None => raise(py, error.code(), &message),
+    }
 }
 
 /// The package's exception for `code`.

@@ -41,6 +41,9 @@ impl Channel {
     }
 }
 
+/// How a [`ValueSource::Derived`] reads an op.
+pub type DerivedValue = fn(&OpRecord) -> Option<f64>;
+
 /// Where a node's value comes from.
 #[derive(Clone)]
 pub enum ValueSource {
@@ -56,6 +59,18 @@ pub enum ValueSource {
     GradNorm,
     /// Elements of the output excluding the batch dimension (size only).
     Dims,
+    /// Parameter elements the op uses (TorchLens's `num_params`).
+    Params,
+    /// Bytes of the parameters the op uses (TorchLens's `param_memory`).
+    ParamBytes,
+    /// A count or size the op record holds under another name: TorchLens's layer fields
+    /// (`num_parents`, `autograd_memory`, ...), named as TorchLens names them.
+    Derived {
+        /// TorchLens's name, shown in the key.
+        name: &'static str,
+        /// The value of an op.
+        value: DerivedValue,
+    },
     /// A numeric field of the op records, by its JSON name (`step_index`).
     Field(String),
     /// A closure, with the name the key shows.
@@ -142,7 +157,7 @@ impl Encoding {
 #[non_exhaustive]
 pub enum EncodingError {
     /// Not a built-in and no op record has a field of that name.
-    #[error("{channel} source '{source_name}' is not a known record field, scalar builtin, or callable; use time, bytes, flops, magnitude or grad_norm{dims}, a numeric op field such as step_index, or a closure from Rust")]
+    #[error("{channel} source '{source_name}' is not a known record field, scalar builtin, or callable; use time, bytes, flops, magnitude or grad_norm{dims}, a TorchLens layer field (func_duration, activation_memory, flops_forward, num_params, param_memory, num_parents, ...), a numeric op field such as step_index, or a closure from Rust")]
     SourceInvalid {
         /// `color_by` or `size_by`.
         channel: &'static str,
@@ -197,6 +212,28 @@ impl EncodingError {
     }
 }
 
+/// TorchLens's names of layer fields the op records hold under other names, and how to
+/// read them (the names of `Time`, `Bytes`, `Flops`, `Params` and `ParamBytes` are in
+/// [`ValueSource::parse`]); `docs/guides/drawing.md` lists them all in one table.
+const DERIVED: &[(&str, DerivedValue)] = &[
+    ("num_parents", |op| Some(op.parents.len() as f64)),
+    ("num_children", |op| Some(op.children.len() as f64)),
+    ("num_param_tensors", |op| Some(op.params.len() as f64)),
+    ("num_autograd_tensors", |op| {
+        Some(
+            op.saved_for_backward
+                .as_ref()
+                .map_or(0.0, |saved| f64::from(saved.count)),
+        )
+    }),
+    ("autograd_memory", |op| {
+        op.saved_for_backward
+            .as_ref()
+            .and_then(|saved| saved.bytes)
+            .map(|bytes| bytes as f64)
+    }),
+];
+
 fn normalise(name: &str) -> String {
     name.trim().to_lowercase().replace(['-', ' '], "_")
 }
@@ -204,15 +241,21 @@ fn normalise(name: &str) -> String {
 impl ValueSource {
     /// Parses a built-in name or a field name (checked against a trace by [`check`]).
     pub fn parse(text: &str, channel: Channel) -> Result<ValueSource, EncodingError> {
-        Ok(match normalise(text).as_str() {
-            "time" => ValueSource::Time,
-            "bytes" => ValueSource::Bytes,
-            "flops" => ValueSource::Flops,
+        let name = normalise(text);
+        Ok(match name.as_str() {
+            "time" | "func_duration" | "duration_s" => ValueSource::Time,
+            "bytes" | "activation_memory" | "tensor_fsize" => ValueSource::Bytes,
+            "flops" | "flops_forward" => ValueSource::Flops,
             "magnitude" => ValueSource::Magnitude,
             "grad_norm" => ValueSource::GradNorm,
+            "num_params" => ValueSource::Params,
+            "param_memory" => ValueSource::ParamBytes,
             "dims" if channel == Channel::Size => ValueSource::Dims,
             "dims" | "" => return Err(source_invalid(text, channel)),
-            field => ValueSource::Field(field.to_owned()),
+            field => match DERIVED.iter().find(|(derived, _)| *derived == field) {
+                Some(&(name, value)) => ValueSource::Derived { name, value },
+                None => ValueSource::Field(field.to_owned()),
+            },
         })
     }
 
@@ -236,6 +279,9 @@ impl ValueSource {
             ValueSource::Magnitude => "magnitude".to_owned(),
             ValueSource::GradNorm => "grad_norm".to_owned(),
             ValueSource::Dims => "dims".to_owned(),
+            ValueSource::Params => "num_params".to_owned(),
+            ValueSource::ParamBytes => "param_memory".to_owned(),
+            ValueSource::Derived { name, .. } => (*name).to_owned(),
             ValueSource::Field(name) | ValueSource::Custom { name, .. } => name.clone(),
         }
     }
@@ -252,8 +298,18 @@ impl ValueSource {
 
     /// The op's value, `None` when it has none (a field that is not a number included:
     /// [`check`] refuses those up front).
-    pub fn value(&self, op: &OpRecord) -> Option<f64> {
+    pub fn value(&self, trace: &Trace, op: &OpRecord) -> Option<f64> {
         match self {
+            ValueSource::Params | ValueSource::ParamBytes if op.params.is_empty() => None,
+            ValueSource::Params | ValueSource::ParamBytes => {
+                let bytes = matches!(self, ValueSource::ParamBytes);
+                let total = op.params.iter().try_fold(0u64, |total, address| {
+                    let param = trace.params.iter().find(|p| &p.address == address)?;
+                    Some(total + if bytes { param.bytes } else { param.numel })
+                });
+                total.map(|total| total as f64)
+            }
+            ValueSource::Derived { value, .. } => value(op),
             ValueSource::Time => op.duration_s,
             ValueSource::Bytes => op.bytes.map(|b| b as f64),
             ValueSource::Flops => op.flops.map(|f| f as f64),
@@ -274,7 +330,13 @@ impl ValueSource {
             ValueSource::Time => format!("{} ms", format::significant(value * 1e3, 3)),
             ValueSource::Bytes => format::bytes(value.round() as u64).replace(".0 ", " "),
             ValueSource::Flops => format::flops(value.round() as u64),
-            ValueSource::Dims => format::compact_count(value.round() as u64),
+            ValueSource::Dims | ValueSource::Params => format::compact_count(value.round() as u64),
+            ValueSource::ParamBytes
+            | ValueSource::Derived {
+                name: "autograd_memory",
+                ..
+            } => format::bytes(value.round() as u64).replace(".0 ", " "),
+            ValueSource::Derived { .. } => format!("{value:.0}"),
             ValueSource::Field(_) if value.fract() == 0.0 && value.abs() < 1e15 => {
                 format!("{value:.0}")
             }
@@ -379,7 +441,7 @@ enum LayerValue {
 fn layer_value(trace: &Trace, passes: &[usize], source: &ValueSource) -> LayerValue {
     let values: Vec<Option<f64>> = passes
         .iter()
-        .map(|&p| source.value(&trace.ops[p]))
+        .map(|&p| source.value(trace, &trace.ops[p]))
         .collect();
     match values[..] {
         [] | [None, ..] if values.iter().all(Option::is_none) => LayerValue::Missing,
@@ -391,7 +453,7 @@ fn layer_value(trace: &Trace, passes: &[usize], source: &ValueSource) -> LayerVa
 /// The value a drawn node is encoded by: operations and rolled layers only.
 fn node_value(trace: &Trace, kind: &NodeKind, source: &ValueSource, groups: bool) -> Option<f64> {
     match kind {
-        NodeKind::Op(op) => source.value(&trace.ops[*op]),
+        NodeKind::Op(op) => source.value(trace, &trace.ops[*op]),
         NodeKind::Layer(passes) => match layer_value(trace, passes, source) {
             LayerValue::Value(v) => Some(v),
             _ => None,
@@ -400,7 +462,7 @@ fn node_value(trace: &Trace, kind: &NodeKind, source: &ValueSource, groups: bool
         group if groups => group
             .ops()
             .iter()
-            .filter_map(|&op| source.value(&trace.ops[op]))
+            .filter_map(|&op| source.value(trace, &trace.ops[op]))
             .reduce(f64::max),
         _ => None,
     }
@@ -676,6 +738,42 @@ mod tests {
             SizeScale::parse("cubic").unwrap_err().code(),
             "size_scale_invalid"
         );
+    }
+
+    #[test]
+    fn torchlens_layer_fields_read_what_the_records_hold() {
+        let json = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../fixtures/convnet.json"
+        ))
+        .unwrap();
+        let trace = Trace::from_json(&json).unwrap();
+        let parse = |name| ValueSource::parse(name, Channel::Color).unwrap();
+        assert_eq!(parse("func_duration"), ValueSource::Time);
+        assert_eq!(parse("tensor_fsize"), ValueSource::Bytes);
+        assert_eq!(parse("activation_memory"), ValueSource::Bytes);
+        assert_eq!(parse("flops_forward"), ValueSource::Flops);
+        let fc = trace
+            .ops
+            .iter()
+            .find(|op| op.params.len() == 2 && op.label.starts_with("linear"))
+            .unwrap();
+        // ConvNet's fc: Linear(16, 10), 170 parameters of float32.
+        assert_eq!(parse("num_params").value(&trace, fc), Some(170.0));
+        assert_eq!(parse("param_memory").value(&trace, fc), Some(680.0));
+        assert_eq!(parse("num_param_tensors").value(&trace, fc), Some(2.0));
+        assert_eq!(
+            parse("num_parents").value(&trace, fc),
+            Some(fc.parents.len() as f64)
+        );
+        let relu = trace
+            .ops
+            .iter()
+            .find(|op| op.params.is_empty() && op.kind == OpKind::Op)
+            .unwrap();
+        assert_eq!(parse("num_params").value(&trace, relu), None);
+        assert_eq!(parse("param_memory").format(680.0), "680 B");
+        assert_eq!(parse("num_params").name(), "num_params");
     }
 
     #[test]

@@ -18,6 +18,15 @@ fn shown(text: &str) -> std::borrow::Cow<'_, str> {
     tl_style::format::visible_controls(text)
 }
 
+/// An error's message as the command line says it (its remedies as flags), shown.
+fn said(message: &str) -> String {
+    shown(&tl_drawing::in_language(
+        message,
+        tl_drawing::Language::CommandLine,
+    ))
+    .into_owned()
+}
+
 /// From this many nodes on, layout takes about a second: progress goes to stderr.
 const PROGRESS_NODES: usize = 800;
 
@@ -363,7 +372,7 @@ where
                 ExitCode::SUCCESS
             }
             Err(error) => {
-                eprintln!("error[{}]: {}", error.code(), shown(&error.to_string()));
+                eprintln!("error[{}]: {}", error.code(), said(&error.to_string()));
                 ExitCode::FAILURE
             }
         },
@@ -376,7 +385,7 @@ where
                 ExitCode::SUCCESS
             }
             Err(error) => {
-                eprintln!("error[{}]: {}", error.code(), shown(&error.to_string()));
+                eprintln!("error[{}]: {}", error.code(), said(&error.to_string()));
                 ExitCode::FAILURE
             }
         },
@@ -393,7 +402,7 @@ where
                             "error[{}]: {}: {}",
                             error.code(),
                             path.display(),
-                            shown(&error.to_string())
+                            said(&error.to_string())
                         );
                         failed = true;
                     }

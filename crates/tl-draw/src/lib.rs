@@ -26,11 +26,11 @@ pub use tl_collapse::schedule::{readable_band, Schedule, Stop};
 pub use tl_collapse::BufferVisibility;
 pub use tl_collapse::NodeKind;
 pub use tl_drawing::{
-    draw, draw_bundle, keywords, options, output_target, parse_on, BatchRender, BundleGraph,
-    BundleKeywords, BundleOptions, Collapse, DrawError, DrawOptions, Drawing, GraphKind,
-    KeywordValue, LayoutEngine, NodeContext, OutputFormat, View, WriteOptions, Written,
-    BUNDLE_KEYWORDS, DRAW_KEYWORDS, MAX_HOOK_NODE_INCHES, MAX_HOOK_PENWIDTH, MAX_HOOK_ROWS,
-    METRICS, WRITE_KEYWORDS,
+    draw, draw_bundle, in_language, keywords, options, output_target, parse_on, BatchRender,
+    BundleGraph, BundleKeywords, BundleOptions, Collapse, DrawError, DrawOptions, Drawing,
+    GraphKind, KeywordValue, Language, LayoutEngine, NodeContext, OutputFormat, View, WriteOptions,
+    Written, BUNDLE_KEYWORDS, DRAW_KEYWORDS, MAX_HOOK_NODE_INCHES, MAX_HOOK_PENWIDTH,
+    MAX_HOOK_ROWS, METRICS, WRITE_KEYWORDS,
 };
 pub use tl_layout::guard;
 /// The interactive page (`tl-page`).

@@ -38,13 +38,13 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TraceError> {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
     };
-    std::fs::create_dir_all(folder).map_err(write_error)?;
+    std::fs::create_dir_all(folder).map_err(|error| write_error(folder_error(folder, error)))?;
     remove_stale_writes(folder);
     let replaced = std::fs::metadata(path)
         .ok()
         .filter(|m| m.is_file())
         .map(|m| m.permissions());
-    let mut temp = temporary_file(folder).map_err(write_error)?;
+    let mut temp = temporary_file(folder).map_err(|error| write_error(plain(error)))?;
     let unfinished = Unfinished::register(temp.path().to_owned());
     if let Some(permissions) = replaced {
         temp.as_file()
@@ -60,9 +60,38 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TraceError> {
         )));
     }
     temp.persist(path)
-        .map_err(|error| write_error(error.error))?;
+        .map_err(|error| write_error(plain(error.error)))?;
     drop(unfinished);
     Ok(())
+}
+
+/// `error` without the temporary file's name, which tempfile adds to its errors: the user
+/// named another path, and the temporary file is gone.
+fn plain(error: std::io::Error) -> std::io::Error {
+    if error.raw_os_error().is_some() {
+        return error;
+    }
+    // tempfile keeps the system's error only as text: "<error> at path \"<temporary>\"".
+    let text = error.to_string();
+    match text.split_once(" at path \"") {
+        Some((said, _)) => std::io::Error::new(error.kind(), said.to_owned()),
+        None => error,
+    }
+}
+
+/// Why the output's folder could not be created: a file where a folder of the path should
+/// be is named as such (the system says only "File exists").
+fn folder_error(folder: &Path, error: std::io::Error) -> std::io::Error {
+    let blocking = folder
+        .ancestors()
+        .find(|ancestor| ancestor.exists() && !ancestor.is_dir());
+    match blocking {
+        Some(file) => std::io::Error::new(
+            std::io::ErrorKind::NotADirectory,
+            format!("'{}' is a file, not a folder", file.display()),
+        ),
+        None => error,
+    }
 }
 
 /// A new temporary file in `folder`, named as the program's own, created with the mode a
@@ -183,6 +212,25 @@ mod tests {
         assert_eq!(writer_of(".tl-draw-x1-ab.tmp"), None);
         assert_eq!(writer_of(".tmpAbC123"), None);
         assert_eq!(writer_of("model.pdf"), None);
+    }
+
+    #[test]
+    fn failures_name_the_users_path_and_what_is_wrong() {
+        let folder = tempfile::tempdir().unwrap();
+        let file = folder.path().join("a-file");
+        std::fs::write(&file, b"x").unwrap();
+        let error = write_atomically(&file.join("model.pdf"), b"x").unwrap_err();
+        let (path, kind) = error.file_failure().unwrap();
+        assert_eq!(path, file.join("model.pdf"));
+        assert_eq!(kind, std::io::ErrorKind::NotADirectory);
+        assert!(
+            error.to_string().contains("is a file, not a folder"),
+            "{error}"
+        );
+        // /proc takes no new files: the message names the output, never a temporary file.
+        let error = write_atomically(Path::new("/proc/model.pdf"), b"x").unwrap_err();
+        assert!(!error.to_string().contains(".tmp"), "{error}");
+        assert!(error.to_string().contains("/proc/model.pdf"), "{error}");
     }
 
     #[test]

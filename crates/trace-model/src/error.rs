@@ -145,6 +145,22 @@ pub enum TraceError {
 }
 
 impl TraceError {
+    /// The file and the kind of failure, when the file system refused (reading, writing, a
+    /// path that is no regular file): for callers whose language has its own file errors
+    /// (Python's `FileNotFoundError`, `PermissionError`, ...).
+    pub fn file_failure(&self) -> Option<(&std::path::Path, std::io::ErrorKind)> {
+        match self {
+            TraceError::Read { path, source } | TraceError::Write { path, source } => {
+                Some((path, source.kind()))
+            }
+            TraceError::NotAFile { path } if path.is_dir() => {
+                Some((path, std::io::ErrorKind::IsADirectory))
+            }
+            TraceError::NotAFile { path } => Some((path, std::io::ErrorKind::Other)),
+            _ => None,
+        }
+    }
+
     /// The stable code of this error, for scripts and tests.
     pub fn code(&self) -> &'static str {
         match self {

@@ -193,17 +193,26 @@ fn raised_codes() -> std::collections::BTreeSet<String> {
             let path = entry.unwrap().path();
             if path.is_dir() {
                 walk(&path, files);
-            } else if path.extension().is_some_and(|e| e == "rs") {
+            } else if path.extension().is_some_and(|e| e == "rs" || e == "py") {
                 files.push(path);
             }
         }
     }
     let mut files = Vec::new();
     walk(&repo_root().join("crates"), &mut files);
+    // The Python package raises a few codes of its own (`DrawError("code", ...)`).
+    walk(&repo_root().join("python/tl_draw"), &mut files);
     let mut codes = std::collections::BTreeSet::new();
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();
-        for call in ["invalid(", "output(", "refuse(", "raise(py,", "raise(\n"] {
+        for call in [
+            "invalid(",
+            "output(",
+            "refuse(",
+            "raise(py,",
+            "raise(\n",
+            "DrawError(",
+        ] {
             for (at, _) in text.match_indices(call) {
                 if let Some(code) = literal(&text[at + call.len()..]).filter(|c| is_code(c)) {
                     codes.insert(code.to_owned());

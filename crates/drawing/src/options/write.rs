@@ -103,7 +103,10 @@ pub const WRITE_OPTIONS: &[OptionSpec<WriteOptions>] = &[
         value_name: Some("FORMAT"),
         help: "Output format, overriding the extension: pdf, png, svg, svgz, ps, eps, dot, json, xdot, plain or html",
         set: |options, value| {
-            let format: String = set("file_format", "a format name such as \"png\"", value, Ok)?;
+            // Checked when given, not when the drawing is first written.
+            let format: String = set("file_format", "a format name such as \"png\"", value, |format: String| {
+                crate::OutputFormat::parse(&format).map(|_| format)
+            })?;
             Ok(options.file_format(&format))
         },
     },
