@@ -7,24 +7,27 @@ import io
 import json
 import math
 import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import pytest
 import torch
 import torchlens as tl
 from PIL import Image
 
-from tl_export import export_bundle, export_trace, fixtures
+from tl_export import export_bundle, export_trace, files, fixtures
 from tl_export.bundle import _metric
 
 
-def roundtrip(document):
+def roundtrip(document: dict[str, Any]) -> dict[str, Any]:
     """Strict JSON (no NaN/inf) that survives a dump/load unchanged."""
     text = json.dumps(document, allow_nan=False)
     assert json.loads(text) == document
     return document
 
 
-def check_consistent(document):
+def check_consistent(document: dict[str, Any]) -> None:
     """The cross-references tl-trace-model validates, checked on the Python side too."""
     ops = {op["label"]: op for op in document["ops"]}
     assert len(ops) == len(document["ops"]), "labels are unique"
@@ -49,7 +52,7 @@ def check_consistent(document):
     assert summary["num_params"] == sum(p["numel"] for p in document["params"])
 
 
-def trace_of(build):
+def trace_of(build: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     built = build()
     return export_trace(
         built["trace"],
@@ -59,7 +62,7 @@ def trace_of(build):
     )
 
 
-def test_convnet_matches_the_guide():
+def test_convnet_matches_the_guide() -> None:
     document = roundtrip(trace_of(fixtures._convnet))
     check_consistent(document)
     assert document["model"]["class_name"] == "ConvNet"
@@ -83,7 +86,7 @@ def test_convnet_matches_the_guide():
     assert all(op["duration_s"] >= 0 for op in document["ops"] if "duration_s" in op)
 
 
-def test_multi_pass_labels_are_qualified():
+def test_multi_pass_labels_are_qualified() -> None:
     document = trace_of(fixtures._recurrent)
     check_consistent(document)
     labels = [op["label"] for op in document["ops"]]
@@ -93,7 +96,7 @@ def test_multi_pass_labels_are_qualified():
     assert [s["arg"] for s in add["arg_slots"]] == [[0], [1]]
 
 
-def test_branch_condition_and_then_arm():
+def test_branch_condition_and_then_arm() -> None:
     document = trace_of(fixtures._branch(1.0))
     gt = next(op for op in document["ops"] if op["layer_type"] == "gt")
     assert gt["condition"]["value"] is True and gt["value"] is True
@@ -103,7 +106,7 @@ def test_branch_condition_and_then_arm():
     assert not document["conditionals"][0]["file"].startswith("/"), "paths are made relative"
 
 
-def test_uncalled_modules_are_rebuilt_with_their_class():
+def test_uncalled_modules_are_rebuilt_with_their_class() -> None:
     document = trace_of(fixtures._stack(3))
     check_consistent(document)
     blocks = next(m for m in document["modules"] if m["address"] == "blocks")
@@ -112,7 +115,7 @@ def test_uncalled_modules_are_rebuilt_with_their_class():
     assert blocks["num_params"] == sum(p["numel"] for p in document["params"] if p["address"].startswith("blocks."))
 
 
-def test_edited_fork_exports_edits_and_clean_changes():
+def test_edited_fork_exports_edits_and_clean_changes() -> None:
     document = trace_of(fixtures._edited)
     check_consistent(document)
     assert document["edits"]["edits"][0]["helper"] == "zero_ablate"
@@ -121,7 +124,7 @@ def test_edited_fork_exports_edits_and_clean_changes():
     assert changes["input_1:1"] == 0.0 and changes["linear_1_1:1"] > 0.0
 
 
-def test_backward_exports_grad_fns_and_parameter_targets():
+def test_backward_exports_grad_fns_and_parameter_targets() -> None:
     document = trace_of(fixtures._backward(1))
     backward = document["backward"]
     labels = {g["label"] for g in backward["grad_fns"]}
@@ -133,7 +136,7 @@ def test_backward_exports_grad_fns_and_parameter_targets():
     assert grads and all(g["norm"] >= 0 for g in grads)
 
 
-def test_photo_becomes_a_png_thumbnail():
+def test_photo_becomes_a_png_thumbnail() -> None:
     document = trace_of(fixtures._photo)
     picture = document["ops"][0]["picture"]
     assert picture["source"] == "input_photo"
@@ -142,7 +145,7 @@ def test_photo_becomes_a_png_thumbnail():
     assert max(image.size) <= 128
 
 
-def test_node_content_annotations_feature_maps_and_decoded_labels():
+def test_node_content_annotations_feature_maps_and_decoded_labels() -> None:
     document = trace_of(fixtures._photo)
     ops = {op["label"]: op for op in document["ops"]}
     # annotate(data={...}): its entries, not the wrapping "data" key.
@@ -158,13 +161,13 @@ def test_node_content_annotations_feature_maps_and_decoded_labels():
     assert math.isclose(sum(d["score"] for d in decoded), 1.0, rel_tol=1e-6)
 
 
-def test_feature_maps_name_a_missing_op_clearly():
+def test_feature_maps_name_a_missing_op_clearly() -> None:
     built = fixtures._photo()
     with pytest.raises(ValueError, match="no op 'conv9'"):
         export_trace(built["trace"], model=built["model"], feature_maps=["conv9"])
 
 
-def test_bundle_deltas_are_zero_against_itself_and_positive_otherwise():
+def test_bundle_deltas_are_zero_against_itself_and_positive_otherwise() -> None:
     built = fixtures._bundle()
     clean = built["bundle"][0]
     document = roundtrip(export_bundle([clean, ("same", clean[1])], model=built["model"]))
@@ -185,12 +188,12 @@ def test_bundle_deltas_are_zero_against_itself_and_positive_otherwise():
         ("relative_l2", [2.0], [3.0], 0.5),
     ],
 )
-def test_metrics_follow_the_reference_definitions(metric, a, b, expected):
+def test_metrics_follow_the_reference_definitions(metric: str, a: Any, b: Any, expected: float) -> None:
     value = _metric(metric, torch.tensor(a, dtype=torch.float64), torch.tensor(b, dtype=torch.float64))
     assert math.isclose(value, expected, rel_tol=1e-9, abs_tol=1e-12)
 
 
-def test_gpt2_has_attention_modules():
+def test_gpt2_has_attention_modules() -> None:
     document = trace_of(fixtures._gpt2)
     check_consistent(document)
     addresses = {m["address"] for m in document["modules"]}
@@ -198,11 +201,11 @@ def test_gpt2_has_attention_modules():
     assert any(op["layer_type"] == "scaleddotproductattention" for op in document["ops"])
 
 
-def test_any_model_exports(tmp_path):
+def test_any_model_exports(tmp_path: Path) -> None:
     """A model the fixtures do not cover: keyword input, a tuple output, a custom dtype."""
 
     class TwoOut(torch.nn.Module):
-        def forward(self, x, scale=2.0):
+        def forward(self, x: torch.Tensor, scale: float = 2.0) -> tuple[torch.Tensor, torch.Tensor]:
             return x * scale, x.to(torch.float64).sum()
 
     trace = tl.trace(TwoOut(), torch.ones(2, 3))
@@ -212,11 +215,11 @@ def test_any_model_exports(tmp_path):
     assert len(outputs) == 2
     assert {op["io_role"] for op in outputs} == {"output.0", "output.1"}
     path = tmp_path / "two.json"
-    fixtures.write_json(document, str(path))
+    files.write_json(document, str(path))
     assert json.loads(path.read_text()) == document
 
 
-def test_a_torchlens_bundle_exports_like_its_members():
+def test_a_torchlens_bundle_exports_like_its_members() -> None:
     built = fixtures._bundle()
     bundle = tl.Bundle(dict(built["bundle"]))
     document = roundtrip(export_bundle(bundle, model=built["model"]))
@@ -225,7 +228,7 @@ def test_a_torchlens_bundle_exports_like_its_members():
     assert export_bundle(built["bundle"], model=built["model"])["deltas"] == document["deltas"]
 
 
-def test_time_draw_reports_a_median_per_collapse_mode_and_exports_the_timed_trace(tmp_path):
+def test_time_draw_reports_a_median_per_collapse_mode_and_exports_the_timed_trace(tmp_path: Path) -> None:
     from tl_export.timing import time_draws
 
     results = list(time_draws(["branch_true"], ["none", "auto"], runs=1, export_dir=str(tmp_path)))
@@ -235,7 +238,7 @@ def test_time_draw_reports_a_median_per_collapse_mode_and_exports_the_timed_trac
     check_consistent(json.loads((tmp_path / "branch_true.json").read_text()))
 
 
-def test_real_architectures_trace_and_export_consistently():
+def test_real_architectures_trace_and_export_consistently() -> None:
     """The real-size builder (the benchmarks' and fidelity tests' models): a UNet, quick to
     trace, exports a consistent trace with its four skip joins."""
     from tl_export.real_models import BY_NAME, REAL_MODELS, trace_real
@@ -260,7 +263,7 @@ def test_real_architectures_trace_and_export_consistently():
     assert {"up1.conv.net", "down4.conv"} <= {m["address"] for m in document["modules"]}
 
 
-def test_gpt2_with_cache_returns_every_cache_tensor_as_an_output():
+def test_gpt2_with_cache_returns_every_cache_tensor_as_an_output() -> None:
     from tl_export.real_models import GPT2WithCache
 
     torch.manual_seed(0)
@@ -272,21 +275,21 @@ def test_gpt2_with_cache_returns_every_cache_tensor_as_an_output():
     assert all(t.shape == (1, 12, 4, 64) for t in outputs[1:])
 
 
-def test_written_files_are_readable_by_everyone_the_umask_allows(tmp_path):
+def test_written_files_are_readable_by_everyone_the_umask_allows(tmp_path: Path) -> None:
     path = tmp_path / "t.json"
-    fixtures.write_json({"a": 1}, str(path))
+    files.write_json({"a": 1}, str(path))
     umask = os.umask(0)
     os.umask(umask)
     assert path.stat().st_mode & 0o777 == 0o666 & ~umask
 
 
 @pytest.mark.parametrize("name", ["convnet", "bundle", "backward", "gpt2"])
-def test_written_json_has_the_canonical_layout(name):
+def test_written_json_has_the_canonical_layout(name: str) -> None:
     """The adapter writes the layout `Trace::save` writes, one record per line; only a
     float's spelling may differ (Python's repr against Rust's shortest round-trip digits)."""
     with open(f"{fixtures.REPO_ROOT}/fixtures/{name}.json", encoding="utf-8") as handle:
         committed = handle.read()
-    written = fixtures.canonical_json(json.loads(committed)) + "\n"
+    written = files.canonical_json(json.loads(committed)) + "\n"
     lines = list(zip(written.splitlines(), committed.splitlines(), strict=True))
     assert len(lines) > 20
     for ours, theirs in lines:
@@ -294,7 +297,7 @@ def test_written_json_has_the_canonical_layout(name):
             assert json.loads(ours.strip().rstrip(",")) == json.loads(theirs.strip().rstrip(","))
 
 
-def test_annotation_pictures_png_as_is_others_from_a_png_copy(tmp_path):
+def test_annotation_pictures_png_as_is_others_from_a_png_copy(tmp_path: Path) -> None:
     """The guide: "A PNG file is drawn as it is; any other picture is drawn from a PNG copy"
     (before, every picture was re-encoded as a 128-pixel thumbnail)."""
     png_path = tmp_path / "plot.png"
@@ -318,7 +321,7 @@ def test_annotation_pictures_png_as_is_others_from_a_png_copy(tmp_path):
 
 
 @pytest.mark.parametrize("name", ["unet", "gpt2_6", "edited", "backward"])
-def test_fields_read_ahead_from_the_row_store_are_what_the_ops_say(name):
+def test_fields_read_ahead_from_the_row_store_are_what_the_ops_say(name: str) -> None:
     """The converter reads TorchLens's row store column by column: every field it reads
     ahead is exactly the attribute's value (or, unset, absent), on real architectures, an
     edited fork (a copy-on-write view of its parent's store) and a trace with gradients,
@@ -336,16 +339,16 @@ def test_fields_read_ahead_from_the_row_store_are_what_the_ops_say(name):
     for op, read_ahead in zip(ops, fast, strict=True):
         for field in plain_fields:
             assert read_ahead.__dict__.get(field, unset) == getattr(op, field, unset), (op.label, field)
-    original = convert._prefetched_ops
+    original = convert._prefetched_ops  # type: ignore[attr-defined]
     try:
-        convert._prefetched_ops = list
+        convert._prefetched_ops = lambda ops: list(ops)  # type: ignore[attr-defined]
         attribute_by_attribute = export_trace(trace)
     finally:
-        convert._prefetched_ops = original
+        convert._prefetched_ops = original  # type: ignore[attr-defined]
     assert export_trace(trace) == attribute_by_attribute
 
 
-def test_value_stats_can_be_left_out_and_nothing_else_changes():
+def test_value_stats_can_be_left_out_and_nothing_else_changes() -> None:
     trace = fixtures._convnet()["trace"]
     full = export_trace(trace)
     lean = export_trace(trace, value_stats=False)

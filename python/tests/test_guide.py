@@ -58,7 +58,9 @@ def _convnet() -> dict[str, Any]:
     return {"model": model, "x": x, "trace": tl.trace(model, x)}
 
 
-def _model(build: Callable[[], torch.nn.Module], x: Callable[[], torch.Tensor], **capture: Any) -> Callable[[], dict]:
+def _model(
+    build: Callable[[], torch.nn.Module], x: Callable[[], torch.Tensor], **capture: Any
+) -> Callable[[], dict[str, Any]]:
     def scene() -> dict[str, Any]:
         torch.manual_seed(0)
         model = build()
@@ -127,23 +129,23 @@ SECTION_SCENES = {
 # ------------------------------------------------------------------ what the guide says
 
 
-def _nodes(count: int) -> Callable[[Any, dict, Path], None]:
-    def check(drawing: Any, scope: dict, folder: Path) -> None:
+def _nodes(count: int) -> Callable[[Any, dict[str, Any], Path], None]:
+    def check(drawing: Any, scope: dict[str, Any], folder: Path) -> None:
         assert drawing.node_count == count, drawing.collapse_schedule
 
     return check
 
 
-def _in_dot(*texts: str) -> Callable[[Any, dict, Path], None]:
-    def check(drawing: Any, scope: dict, folder: Path) -> None:
+def _in_dot(*texts: str) -> Callable[[Any, dict[str, Any], Path], None]:
+    def check(drawing: Any, scope: dict[str, Any], folder: Path) -> None:
         for text in texts:
             assert text in drawing.dot, f"{text!r} is not in the drawing"
 
     return check
 
 
-def _file(name: str, magic: bytes) -> Callable[[Any, dict, Path], None]:
-    def check(drawing: Any, scope: dict, folder: Path) -> None:
+def _file(name: str, magic: bytes) -> Callable[[Any, dict[str, Any], Path], None]:
+    def check(drawing: Any, scope: dict[str, Any], folder: Path) -> None:
         assert isinstance(drawing, tl_draw.Drawing)
         assert (folder / name).read_bytes().startswith(magic)
         assert drawing.path == folder / name
@@ -151,54 +153,54 @@ def _file(name: str, magic: bytes) -> Callable[[Any, dict, Path], None]:
     return check
 
 
-def _header(*lines: str) -> Callable[[Any, dict, Path], None]:
-    def check(drawing: Any, scope: dict, folder: Path) -> None:
+def _header(*lines: str) -> Callable[[Any, dict[str, Any], Path], None]:
+    def check(drawing: Any, scope: dict[str, Any], folder: Path) -> None:
         for line in lines:
             assert line in drawing.header, drawing.header
 
     return check
 
 
-def _all(*checks: Callable[[Any, dict, Path], None]) -> Callable[[Any, dict, Path], None]:
-    def check(drawing: Any, scope: dict, folder: Path) -> None:
+def _all(*checks: Callable[[Any, dict[str, Any], Path], None]) -> Callable[[Any, dict[str, Any], Path], None]:
+    def check(drawing: Any, scope: dict[str, Any], folder: Path) -> None:
         for each in checks:
             each(drawing, scope, folder)
 
     return check
 
 
-def _new_trace(drawing: Any, scope: dict, folder: Path) -> None:
+def _new_trace(drawing: Any, scope: dict[str, Any], folder: Path) -> None:
     assert len(scope["trace"].ops) > 0
     assert tl_draw.draw(scope["trace"]).node_count == 12  # the first drawing's 12 nodes
 
 
-def _fork(drawing: Any, scope: dict, folder: Path) -> None:
+def _fork(drawing: Any, scope: dict[str, Any], folder: Path) -> None:
     assert scope["edited"] is not scope["trace"]
 
 
-def _census(drawing: Any, scope: dict, folder: Path) -> None:
+def _census(drawing: Any, scope: dict[str, Any], folder: Path) -> None:
     assert drawing.census and "zero_ablate" in drawing.census
 
 
-def _cone(drawing: Any, scope: dict, folder: Path) -> None:
+def _cone(drawing: Any, scope: dict[str, Any], folder: Path) -> None:
     assert drawing._native is not None and "Δ zero_ablate" in drawing.dot
     svg = drawing.svg()
     assert "<text" in svg or "<path" in svg
 
 
-def _nothing(drawing: Any, scope: dict, folder: Path) -> None:
+def _nothing(drawing: Any, scope: dict[str, Any], folder: Path) -> None:
     assert drawing is None
 
 
-def _every_op_row_count(count: int) -> Callable[[Any, dict, Path], None]:
-    def check(drawing: Any, scope: dict, folder: Path) -> None:
+def _every_op_row_count(count: int) -> Callable[[Any, dict[str, Any], Path], None]:
+    def check(drawing: Any, scope: dict[str, Any], folder: Path) -> None:
         rows = [r for r in drawing.node_rows if r and r[0].startswith(("conv", "relu", "linear", "batchnorm"))]
         assert rows and all(len(r) == count for r in rows), rows
 
     return check
 
 
-def _max_folds_six_blocks(drawing: Any, scope: dict, folder: Path) -> None:
+def _max_folds_six_blocks(drawing: Any, scope: dict[str, Any], folder: Path) -> None:
     stops = drawing.collapse_schedule
     assert stops[-1].is_drawn and stops[-1].level == 1.0
     assert any("6 blocks" in " ".join(rows) for rows in drawing.node_rows), drawing.node_rows
@@ -206,7 +208,7 @@ def _max_folds_six_blocks(drawing: Any, scope: dict, folder: Path) -> None:
 
 @dataclass(frozen=True)
 class Case:
-    check: Callable[[Any, dict, Path], None]
+    check: Callable[[Any, dict[str, Any], Path], None]
     # A guide promise tl-draw does not keep yet: the case fails until it does (strict).
     not_yet: str | None = None
 
@@ -284,7 +286,7 @@ def test_every_code_line_of_the_guide_has_a_case() -> None:
 
 
 @pytest.fixture(scope="module")
-def scenes() -> dict[str, dict[str, Any]]:
+def scenes() -> Iterator[dict[str, dict[str, Any]]]:
     tl_draw.install()
     yield {}
     tl_draw.uninstall()

@@ -8,6 +8,7 @@ import signal
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 import torch
@@ -19,19 +20,25 @@ from tl_export import export_trace, models
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 
+def written(drawing: tl_draw.Drawing) -> Path:
+    """The file ``draw(..., outpath)`` wrote."""
+    assert drawing.path is not None
+    return drawing.path
+
+
 @pytest.fixture(scope="module")
-def convnet() -> object:
+def convnet() -> Any:
     torch.manual_seed(0)
     return tl.trace(models.ConvNet().train(), torch.randn(1, 3, 8, 8))
 
 
-def test_a_live_trace_and_its_exported_file_draw_the_same(convnet: object, tmp_path: Path) -> None:
+def test_a_live_trace_and_its_exported_file_draw_the_same(convnet: Any, tmp_path: Path) -> None:
     path = tmp_path / "convnet.json"
     path.write_text(json.dumps(export_trace(convnet)))
     assert tl_draw.draw(convnet).dot == tl_draw.draw(path).dot == tl_draw.draw(str(path)).dot
 
 
-def test_value_summaries_are_converted_only_for_drawings_that_read_them(convnet: object, tmp_path: Path) -> None:
+def test_value_summaries_are_converted_only_for_drawings_that_read_them(convnet: Any, tmp_path: Path) -> None:
     from tl_draw._convert import needs_value_stats
 
     assert not needs_value_stats(None, {}) and not needs_value_stats("m.svg", {"collapse": "auto"})
@@ -41,19 +48,20 @@ def test_value_summaries_are_converted_only_for_drawings_that_read_them(convnet:
     # Left out or not, the drawing is the file's (which has them).
     path = tmp_path / "convnet.json"
     path.write_text(json.dumps(export_trace(convnet)))
-    for keywords in ({}, {"collapse": "auto"}, {"view": "debug"}, {"color_by": "magnitude"}):
+    cases: list[tl_draw.DrawKeywords] = [{}, {"collapse": "auto"}, {"view": "debug"}, {"color_by": "magnitude"}]
+    for keywords in cases:
         assert tl_draw.draw(convnet, **keywords).dot == tl_draw.draw(path, **keywords).dot, keywords
 
 
-def test_a_misspelt_keyword_is_a_type_error_naming_the_closest(convnet: object) -> None:
-    with pytest.raises(TypeError) as raised:
-        tl_draw.draw(convnet, colapse="auto")
+def test_a_misspelt_keyword_is_a_type_error_naming_the_closest(convnet: Any) -> None:
+    with pytest.raises(tl_draw.DrawKeywordError) as raised:
+        tl_draw.draw(convnet, colapse="auto")  # type: ignore[call-arg]
     assert raised.value.code == "draw_keyword_unknown"
     assert "did you mean collapse=?" in str(raised.value)
-    assert isinstance(raised.value, tl_draw.DrawError)
+    assert isinstance(raised.value, TypeError)
 
 
-def test_a_bad_value_is_a_draw_error_with_the_rust_code(convnet: object) -> None:
+def test_a_bad_value_is_a_draw_error_with_the_rust_code(convnet: Any) -> None:
     with pytest.raises(ValueError) as raised:
         tl_draw.draw(convnet, collapse=1.5)
     assert isinstance(raised.value, tl_draw.DrawError)
@@ -62,7 +70,7 @@ def test_a_bad_value_is_a_draw_error_with_the_rust_code(convnet: object) -> None
         tl_draw.draw(convnet, module="no.such.module")
     assert raised.value.code and "no.such.module" in str(raised.value)
     with pytest.raises(tl_draw.DrawError) as raised:
-        tl_draw.draw(convnet, depth="two")
+        tl_draw.draw(convnet, depth="two")  # type: ignore[arg-type]
     assert raised.value.code == "keyword_value_invalid"
 
 
@@ -74,21 +82,22 @@ def test_a_broken_trace_file_is_refused_with_its_code(tmp_path: Path) -> None:
     assert raised.value.code == "trace_truncated"
 
 
-def test_the_path_extension_or_file_format_picks_the_format(convnet: object, tmp_path: Path) -> None:
+def test_the_path_extension_or_file_format_picks_the_format(convnet: Any, tmp_path: Path) -> None:
     assert tl_draw.draw(convnet, tmp_path / "a").path == tmp_path / "a.pdf"
     assert (tmp_path / "a.pdf").read_bytes().startswith(b"%PDF")
-    assert tl_draw.draw(convnet, tmp_path / "b.svg").path.read_text().lstrip().startswith(("<?xml", "<svg"))
+    assert written(tl_draw.draw(convnet, tmp_path / "b.svg")).read_text().lstrip().startswith(("<?xml", "<svg"))
     assert tl_draw.draw(convnet, tmp_path / "c", file_format="png").path == tmp_path / "c.png"
-    assert tl_draw.draw(convnet, tmp_path / "d.dot").path.read_text().startswith("// Computational graph")
+    assert written(tl_draw.draw(convnet, tmp_path / "d.dot")).read_text().startswith("// Computational graph")
 
 
-def _page_data(page: str) -> dict:
+def _page_data(page: str) -> dict[str, Any]:
     start = page.index('id="tl-data">') + len('id="tl-data">')
-    return json.loads(page[start : page.index("</script>", start)])
+    data: dict[str, Any] = json.loads(page[start : page.index("</script>", start)])
+    return data
 
 
-def test_html_writes_the_interactive_page_of_the_live_trace(convnet: object, tmp_path: Path) -> None:
-    page = tl_draw.draw(convnet, tmp_path / "m.html").path.read_text()
+def test_html_writes_the_interactive_page_of_the_live_trace(convnet: Any, tmp_path: Path) -> None:
+    page = written(tl_draw.draw(convnet, tmp_path / "m.html")).read_text()
     assert page.startswith("<!DOCTYPE html>") and "default-src 'none'" in page
     data = _page_data(page)
     stops = tl_draw.draw(convnet, collapse="auto").collapse_schedule
@@ -102,7 +111,7 @@ def test_html_writes_the_interactive_page_of_the_live_trace(convnet: object, tmp
     assert drawing.render("html").decode() == page
 
 
-def test_a_drawing_saves_again_in_any_format_and_resolution(convnet: object, tmp_path: Path) -> None:
+def test_a_drawing_saves_again_in_any_format_and_resolution(convnet: Any, tmp_path: Path) -> None:
     drawing = tl_draw.draw(convnet)
     assert drawing.path is None  # no path: nothing written
     small = drawing.save(tmp_path / "small.png", dpi=48).read_bytes()
@@ -114,7 +123,7 @@ def test_a_drawing_saves_again_in_any_format_and_resolution(convnet: object, tmp
     assert raised.value.code == "dpi_invalid"
 
 
-def test_the_collapse_schedule_lists_the_stops_and_marks_auto_and_the_drawn_one(convnet: object) -> None:
+def test_the_collapse_schedule_lists_the_stops_and_marks_auto_and_the_drawn_one(convnet: Any) -> None:
     stops = tl_draw.draw(convnet, collapse="max").collapse_schedule
     assert stops[0].level == 0.0 and stops[-1].level == 1.0
     assert [s.nodes for s in stops] == sorted((s.nodes for s in stops), reverse=True)
@@ -127,7 +136,7 @@ def test_the_collapse_schedule_lists_the_stops_and_marks_auto_and_the_drawn_one(
     assert [s.nodes for s in tl_draw.draw(convnet).collapse_schedule] == [s.nodes for s in stops]
 
 
-def test_inline_display_is_the_viewer_with_a_picture_where_scripts_cannot_run(convnet: object) -> None:
+def test_inline_display_is_the_viewer_with_a_picture_where_scripts_cannot_run(convnet: Any) -> None:
     drawing = tl_draw.draw(convnet)
     bundle = drawing._repr_mimebundle_()
     assert bundle["image/png"].startswith(b"\x89PNG")
@@ -153,12 +162,12 @@ def test_inline_display_of_gpt2_at_full_detail_fits_its_budget() -> None:
 )
 def test_bundle_keywords_of_the_wrong_kind_name_their_keyword(key: str, value: object) -> None:
     with pytest.raises(tl_draw.DrawError) as raised:
-        tl_draw.draw(FIXTURES / "bundle.json", **{key: value})
+        tl_draw.draw(FIXTURES / "bundle.json", **{key: value})  # type: ignore[arg-type]
     assert raised.value.code == "keyword_value_invalid"
     assert f"{key}=" in str(raised.value)
 
 
-def test_node_spec_fn_in_torchlens_form_drops_the_double_border(convnet: object) -> None:
+def test_node_spec_fn_in_torchlens_form_drops_the_double_border(convnet: Any) -> None:
     assert "peripheries=2" in tl_draw.draw(convnet).dot
 
     def single_border(layer: object, spec: tl_draw.NodeSpec) -> None:
@@ -167,10 +176,10 @@ def test_node_spec_fn_in_torchlens_form_drops_the_double_border(convnet: object)
     assert "peripheries=2" not in tl_draw.draw(convnet, node_spec_fn=single_border).dot
 
 
-def test_node_spec_fn_of_one_node_returns_changes(convnet: object) -> None:
+def test_node_spec_fn_of_one_node_returns_changes(convnet: Any) -> None:
     seen: list[str] = []
 
-    def paint_relus(node: tl_draw.Node) -> dict | None:
+    def paint_relus(node: tl_draw.Node) -> dict[str, Any] | None:
         seen.append(node.kind)
         if node.label and node.label.startswith("relu"):
             assert node.record is not None and node.record.layer_label.startswith("relu")
@@ -183,7 +192,7 @@ def test_node_spec_fn_of_one_node_returns_changes(convnet: object) -> None:
 
 
 @pytest.mark.parametrize(("key", "value"), [("width", float("inf")), ("height", -1.0), ("penwidth", float("nan"))])
-def test_node_spec_fn_numbers_out_of_range_are_refused(convnet: object, key: str, value: float) -> None:
+def test_node_spec_fn_numbers_out_of_range_are_refused(convnet: Any, key: str, value: float) -> None:
     with pytest.raises(tl_draw.DrawError) as raised:
         tl_draw.draw(convnet, node_spec_fn=lambda node: {key: value})
     assert raised.value.code == "node_spec_value_invalid"
@@ -191,14 +200,14 @@ def test_node_spec_fn_numbers_out_of_range_are_refused(convnet: object, key: str
 
 
 @pytest.mark.parametrize(("key", "value"), [("lines", 3), ("tooltip", 4.5), ("fillcolor", 1), ("width", "wide")])
-def test_node_spec_fn_values_of_the_wrong_kind_name_their_attribute(convnet: object, key: str, value: object) -> None:
+def test_node_spec_fn_values_of_the_wrong_kind_name_their_attribute(convnet: Any, key: str, value: object) -> None:
     with pytest.raises(tl_draw.DrawError) as raised:
         tl_draw.draw(convnet, node_spec_fn=lambda node: {key: value})
     assert raised.value.code == "node_spec_value_invalid"
     assert f"{key}=" in str(raised.value)
 
 
-def test_an_exception_in_a_callable_is_raised_with_the_node_named(convnet: object) -> None:
+def test_an_exception_in_a_callable_is_raised_with_the_node_named(convnet: Any) -> None:
     def broken(node: tl_draw.Node) -> None:
         if node.label and node.label.startswith("relu"):
             raise KeyError("no such field")
@@ -210,10 +219,11 @@ def test_an_exception_in_a_callable_is_raised_with_the_node_named(convnet: objec
         tl_draw.draw(convnet, color_by=lambda layer: 1 / 0)
 
 
-def test_color_by_and_size_by_take_a_function_of_a_node(convnet: object) -> None:
+def test_color_by_and_size_by_take_a_function_of_a_node(convnet: Any) -> None:
     def activation(layer: object) -> float | None:
         out = getattr(layer, "out", None)
-        return out.abs().mean() if isinstance(out, torch.Tensor) else None  # a tensor converts
+        # A tensor converts.
+        return out.abs().mean() if isinstance(out, torch.Tensor) else None  # type: ignore[return-value]
 
     dot = tl_draw.draw(convnet, color_by=activation, size_by=lambda layer: 1.0).dot
     assert "activation" in dot  # the key names the function
@@ -234,15 +244,16 @@ def test_bundles_and_lists_of_traces_draw(tmp_path: Path) -> None:
     assert raised.value.code == "bundle_option_without_bundle"
 
 
-def test_install_makes_torchlens_draw_use_tl_draw_and_uninstall_restores_it(convnet: object) -> None:
-    original = tl.Trace.draw
+def test_install_makes_torchlens_draw_use_tl_draw_and_uninstall_restores_it(convnet: Any) -> None:
+    original = tl.Trace.draw  # type: ignore[attr-defined]
     tl_draw.install()
     try:
         assert tl_draw.installed()
         assert isinstance(convnet.draw(collapse="auto"), tl_draw.Drawing)
     finally:
         tl_draw.uninstall()
-    assert tl.Trace.draw is original and not hasattr(tl.Bundle, "draw") and not tl_draw.installed()
+    restored = tl.Trace.draw  # type: ignore[attr-defined]
+    assert restored is original and not hasattr(tl.Bundle, "draw") and not tl_draw.installed()
 
 
 def test_layout_runs_without_the_gil() -> None:
@@ -294,7 +305,7 @@ def _node_line(dot: str, name: str) -> str:
     return next(line for line in dot.splitlines() if f"<B>{name}</B>" in line)
 
 
-def test_feature_map_grids_from_torchlens_draw_inside_their_nodes(convnet: object) -> None:
+def test_feature_map_grids_from_torchlens_draw_inside_their_nodes(convnet: Any) -> None:
     """The guide: "tl.viz.feature_maps renders a saved activation as an image grid" in the
     node: TorchLens's own producer, spec.replace(image=...) and its placement hints."""
     tl.viz.feature_map_evolution(convnet)
@@ -318,7 +329,7 @@ def test_an_mds_scatter_of_a_layer_draws_inside_its_node() -> None:
     assert drawing.dot.count("<IMG") == drawing.node_count
 
 
-def test_a_hook_puts_any_picture_in_a_node_png_as_is(convnet: object, tmp_path: Path) -> None:
+def test_a_hook_puts_any_picture_in_a_node_png_as_is(convnet: Any, tmp_path: Path) -> None:
     from PIL import Image
 
     png = tmp_path / "plot.png"
@@ -327,7 +338,7 @@ def test_a_hook_puts_any_picture_in_a_node_png_as_is(convnet: object, tmp_path: 
     Image.new("RGB", (50, 20), (200, 120, 10)).save(jpeg)
     pictures = {"conv2d_1_1": str(png), "relu_1_4": str(jpeg), "linear_1_11": Image.new("L", (16, 16), 128)}
 
-    def picture(layer: object, spec: tl_draw.NodeSpec) -> tl_draw.NodeSpec | None:
+    def picture(layer: Any, spec: tl_draw.NodeSpec) -> tl_draw.NodeSpec | None:
         image = pictures.get(layer.layer_label)
         return None if image is None else spec.replace(image=image)
 

@@ -18,7 +18,8 @@ errors are ``DrawError`` (a ``ValueError`` with the Rust error's ``code``).
 from __future__ import annotations
 
 import os
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from . import _native
 from ._convert import documents_of, needs_value_stats
@@ -26,10 +27,15 @@ from ._drawing import Drawing, ScheduleStop
 from ._errors import DrawError, DrawKeywordError
 from ._hooks import Node, NodeSpec, Record, node_spec_hook, record_lookup, value_hook
 from ._install import install, installed, uninstall
+from ._keywords import DrawKeywords
+
+if TYPE_CHECKING:  # Unpack is in typing from Python 3.11; annotations are never evaluated.
+    from typing_extensions import Unpack
 
 __all__ = [
     "DrawError",
     "DrawKeywordError",
+    "DrawKeywords",
     "Drawing",
     "Node",
     "NodeSpec",
@@ -66,7 +72,7 @@ def _live_trace(subject: Any) -> Any:
     return None
 
 
-def _prepared(subject: Any, keywords: dict[str, Any]) -> dict[str, Any]:
+def _prepared(subject: Any, keywords: Mapping[str, Any]) -> dict[str, Any]:
     """The keywords as the core takes them: callables adapted, records named."""
     prepared = dict(keywords)
     lookup = record_lookup(_live_trace(subject))
@@ -96,7 +102,7 @@ def _prepared(subject: Any, keywords: dict[str, Any]) -> dict[str, Any]:
 def draw(
     subject: Any,
     outpath: str | os.PathLike[str] | None = None,
-    **keywords: Any,
+    **keywords: Unpack[DrawKeywords],
 ) -> Drawing:
     """Draws ``subject`` and returns the ``Drawing``; with ``outpath``, also writes it.
 

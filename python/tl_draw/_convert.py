@@ -7,11 +7,12 @@ import contextlib
 import gc
 import json
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from ._errors import DrawError
 
+_orjson: Any
 try:  # orjson writes the JSON several times faster when it is installed.
     import orjson as _orjson
 except ImportError:  # pragma: no cover - depends on the environment
@@ -23,7 +24,8 @@ Document = bytes | str
 
 def _json_bytes(document: dict[str, Any]) -> bytes:
     if _orjson is not None:
-        return _orjson.dumps(document)
+        written: bytes = _orjson.dumps(document)
+        return written
     return json.dumps(document, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
 
 
@@ -107,7 +109,7 @@ def documents_of(subject: Any, value_stats: bool = True) -> tuple[list[Document]
     )
 
 
-def needs_value_stats(outpath: Any, keywords: dict[str, Any]) -> bool:
+def needs_value_stats(outpath: Any, keywords: Mapping[str, Any]) -> bool:
     """Whether a drawing asked for with these arguments reads the activations' summaries
     (mean absolute value, finiteness): ``view="debug"`` marks non-finite outputs, a
     ``color_by``/``size_by`` name may be ``"magnitude"`` (a function reads the live record

@@ -92,7 +92,7 @@ class Drawing:
         data, _warnings = self._native_for(file_format).render(file_format)
         return data
 
-    def _native_for(self, file_format: str | None, path: str | os.PathLike[str] | None = None) -> Any:
+    def _native_for(self, file_format: str | None, path: str | os.PathLike[str] | None = None) -> _native.NativeDrawing:
         """The native drawing that writes ``file_format`` (or ``path``'s extension)."""
         if file_format is None and path is not None:
             file_format = os.path.splitext(os.fspath(path))[1].lstrip(".")

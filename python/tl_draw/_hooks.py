@@ -63,7 +63,8 @@ _SPEC_KEYS = ("lines", "shape", "fillcolor", "fontcolor", "style", "color", "pen
 
 
 def _spec_of(raw: dict[str, Any]) -> NodeSpec:
-    spec = NodeSpec(**{key: raw.get(key) for key in _SPEC_KEYS})
+    given: dict[str, Any] = {key: raw.get(key) for key in _SPEC_KEYS}
+    spec = NodeSpec(**given)
     spec.lines = list(raw.get("lines") or [])
     if raw.get("peripheries", 1) != 1:
         spec.extra_attrs["peripheries"] = str(raw["peripheries"])
@@ -147,13 +148,13 @@ def record_lookup(trace: Any) -> Callable[[str, str], Any]:
     return lookup
 
 
-def node_spec_hook(function: Callable[..., Any], lookup: Callable[[str, str], Any]) -> Callable[[dict], Any]:
+def node_spec_hook(function: Callable[..., Any], lookup: Callable[[str, str], Any]) -> Callable[[dict[str, Any]], Any]:
     """The hook the core calls with a node dict; returns the changes to apply or ``None``."""
     two_arguments = _positional_arity(function) >= 2
 
     def hook(raw: dict[str, Any]) -> dict[str, Any] | None:
         spec = _spec_of(raw)
-        label, layer_label = raw.get("label"), raw.get("layer_label")
+        label, layer_label = str(raw.get("label") or ""), str(raw.get("layer_label") or "")
         record = lookup(label, layer_label) if label else None
         if two_arguments:
             # TorchLens's form: (layer, spec) -> spec | None, edits in place counting; as in

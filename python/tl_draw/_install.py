@@ -4,12 +4,17 @@ guide's lines (``trace.draw(collapse="auto")``, ``bundle.draw(graph="diff")``) r
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from ._keywords import DrawKeywords
 
 _ORIGINALS: dict[tuple[type, str], Any] = {}
 
 
-def _trace_draw(self: Any, outpath: str | os.PathLike[str] | None = None, **keywords: Any) -> Any:
+def _trace_draw(self: Any, outpath: str | os.PathLike[str] | None = None, **keywords: Unpack[DrawKeywords]) -> Any:
     """Draws this trace with tl-draw (``tl_draw.install()``): ``trace.draw(path, **keywords)``
     as the drawing guide reads; returns a ``tl_draw.Drawing``."""
     from . import draw

@@ -11,6 +11,6 @@ Then draw it with ``tl-draw draw model.json -o model.pdf``.
 
 from .bundle import export_bundle
 from .convert import FORMAT_VERSION, export_trace
-from .fixtures import write_json
+from .files import write_json
 
 __all__ = ["FORMAT_VERSION", "export_bundle", "export_trace", "write_json"]

@@ -274,7 +274,8 @@ def _add_annotations(record: dict[str, Any], op: Any) -> None:
     picture = None
     if isinstance(user, Mapping):
         # annotate(data={...}) stores the mapping under "data": its entries become rows.
-        entries = dict(user.get("data")) if isinstance(user.get("data"), Mapping) else {}
+        given = user.get("data")
+        entries = dict(given) if isinstance(given, Mapping) else {}
         entries.update(
             (k, v)
             for k, v in user.items()

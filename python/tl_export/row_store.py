@@ -78,7 +78,7 @@ def _plain_fields(op_type: type) -> list[str] | None:
         return None
     plain = []
     for name in _OP_FIELDS:
-        descriptor = next((vars(c)[name] for c in op_type.__mro__ if name in vars(c)), None)
+        descriptor: Any = next((vars(c)[name] for c in op_type.__mro__ if name in vars(c)), None)
         if name not in intercepted and type(descriptor).__get__ is field_type.__get__:
             plain.append(name)
     return plain
@@ -102,7 +102,7 @@ def _prefetched_ops(ops: Sequence[Any]) -> list[Any]:
         from torchlens.data_classes import op as op_module
 
         core_of, row_of = op_module._CORE_GET, op_module._ROW_GET
-        missing, pooled = op_module._MISSING, op_module.PooledCell
+        missing, pooled = op_module._MISSING, op_module.PooledCell  # type: ignore[attr-defined]
         columns = [(name, op_module.Op.__dict__[name]._fid) for name in plain]
     except (ImportError, AttributeError, KeyError):
         return list(ops)
@@ -120,13 +120,14 @@ def _read_ahead(
     core_of: Any,
     row_of: Any,
     missing: Any,
-    pooled: type,
-    frozen_type: type,
+    pooled: Any,
+    frozen_type: Any,
 ) -> list[dict[str, Any]]:
     """Per op, its cells of ``columns`` (field name, column id) that are set."""
     fields: list[dict[str, Any]] = [{} for _ in ops]
     # Ops of one store, read together (a trace has one; an op of another type is read as is).
     by_store: dict[int, tuple[Any, list[tuple[int, int]]]] = {}
+    value: Any
     for at, op in enumerate(ops):
         if type(op) is op_type:
             store = core_of(op)

@@ -20,7 +20,8 @@ from typing import Any
 
 from . import real_models
 from .convert import export_trace
-from .fixtures import FIXTURES, REPO_ROOT, write_json
+from .files import write_json
+from .fixtures import FIXTURES, REPO_ROOT
 
 
 def _layout_path(trace: Any) -> str:

@@ -66,7 +66,8 @@ def _float_tensor(value: Any) -> torch.Tensor | None:
         return None
     if value.is_complex():
         value = value.abs()
-    return value.detach().to(torch.float64).cpu()
+    converted: torch.Tensor = value.detach().to(torch.float64).cpu()
+    return converted
 
 
 def _plain_array(value: Any) -> numpy.ndarray | None:

@@ -7,7 +7,8 @@
 //!   of building and drawing only.
 //! * `test`: `setup`, then the Rust gates (`cargo fmt --check`, clippy and rustdoc with
 //!   warnings as errors) and every Rust test, the adapter's lint and format checks (ruff),
-//!   its pytest suite, the wheel (`wheel` below), the browser tests of the interactive HTML (`web/`: the locked npm
+//!   the type check of the package and its tests (mypy --strict), its pytest suite (warnings
+//!   are failures), the wheel (`wheel` below), the browser tests of the interactive HTML (`web/`: the locked npm
 //!   packages are installed with `npm ci` into the cache beside the Python environment) and
 //!   the fixed fuzz series. `test --rust`: the Rust gates and tests alone (a few minutes).
 //! * `wheel`: build the self-contained wheel of the Python package into `target/wheels`
@@ -342,6 +343,14 @@ fn test() -> Result<()> {
         .args(["-m", "ruff", "format", "--check", "--no-cache", "python"])
         .current_dir(&root))?;
     install_python_package(&python)?;
+    // The typed surface: mypy --strict over the package, its tests and the wheel's tools
+    // (`[tool.mypy]` of python/pyproject.toml), the extension module typed by its stub.
+    // Its cache lives beside the environment: torch's types take mypy 2 minutes cold.
+    let mypy_cache = venv_dir().with_file_name("mypy");
+    run(Command::new(&python)
+        .args(["-m", "mypy", "--cache-dir"])
+        .arg(&mypy_cache)
+        .current_dir(root.join("python")))?;
     run(Command::new(&python)
         .args([
             "-m",

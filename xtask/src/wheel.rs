@@ -84,15 +84,7 @@ fn only_wheel_in(out: &Path) -> Result<PathBuf> {
         .filter(|path| path.extension().is_some_and(|ext| ext == "whl"))
         .collect();
     match wheels.as_slice() {
-        [wheel] => {
-            let size = std::fs::metadata(wheel).map(|m| m.len()).unwrap_or(0);
-            eprintln!(
-                "xtask: built {} ({:.1} MB)",
-                wheel.display(),
-                size as f64 / 1e6
-            );
-            Ok(wheel.clone())
-        }
+        [wheel] => Ok(wheel.clone()),
         _ => Err(format!(
             "maturin left {} wheels in {}, expected one",
             wheels.len(),
