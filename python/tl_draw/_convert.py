@@ -10,6 +10,7 @@ import os
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from ._cache import converted
 from ._errors import DrawError
 
 _orjson: Any
@@ -79,9 +80,12 @@ def documents_of(subject: Any, value_stats: bool = True) -> tuple[list[Document]
         from tl_export import export_trace
         from tl_export.pictures import PictureError
 
-        try:
+        def convert() -> bytes:
             with _no_collection():
-                return [_json_bytes(export_trace(subject, value_stats=value_stats))], None
+                return _json_bytes(export_trace(subject, value_stats=value_stats))
+
+        try:
+            return [converted(subject, value_stats, convert)], None
         except PictureError as error:
             raise DrawError("annotation_picture_unreadable", str(error)) from error
     if isinstance(subject, Sequence) and subject and not isinstance(subject, (bytes, bytearray)):

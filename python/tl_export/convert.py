@@ -9,7 +9,9 @@ formats and tensor summaries), ``pictures`` (node pictures), ``bundle`` (bundles
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import contextlib
+import contextvars
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import torch
@@ -44,6 +46,30 @@ def _decoded_labels(trace: Any) -> list[dict[str, Any]]:
         for row in rows
         if row.get("label") is not None and row.get("prob") is not None
     ]
+
+
+#: The tensors a conversion reads, collected while someone asks (``tensors_read``).
+_READ: contextvars.ContextVar[list[torch.Tensor] | None] = contextvars.ContextVar("tl_export_read", default=None)
+
+
+@contextlib.contextmanager
+def tensors_read() -> Iterator[list[torch.Tensor]]:
+    """Collects every tensor the conversions inside read (saved outputs, gradients, the clean
+    run's outputs): ``tl_draw`` keeps their version counters, which an in-place change of a
+    tensor bumps, to know when a kept conversion is stale."""
+    read: list[torch.Tensor] = []
+    token = _READ.set(read)
+    try:
+        yield read
+    finally:
+        _READ.reset(token)
+
+
+def _read(value: Any) -> Any:
+    read = _READ.get()
+    if read is not None and isinstance(value, torch.Tensor):
+        read.append(value)
+    return value
 
 
 def _latest_grad(op: Any) -> Any:
@@ -151,7 +177,7 @@ def _export_op(op: Any, clean: Any, source_root: str | None, value_stats: bool =
     # The saved output is read only when something is computed from it: reading it goes
     # through TorchLens's lazy-payload checks (a third of a lean conversion).
     wanted = value_stats or clean is not None or (shape is not None and len(shape) == 0)
-    out = op.out if wanted else None
+    out = _read(op.out) if wanted else None
     if not isinstance(out, torch.Tensor):
         out = None
     _add_output(record, op, shape, out)
@@ -261,7 +287,7 @@ def _add_values(record: dict[str, Any], op: Any, out: torch.Tensor | None) -> No
             record["magnitude"] = magnitude
         record["finiteness"] = finiteness
     if op.has_grad:
-        grad_value = _latest_grad(op)
+        grad_value = _read(_latest_grad(op))
         grad = _grad_summary(getattr(grad_value, "shape", None), grad_value)
         if grad is not None:
             record["grad"] = grad
@@ -304,7 +330,7 @@ def _add_edits(record: dict[str, Any], op: Any, out: torch.Tensor | None, clean:
     values = _float_tensor(out) if clean is not None else None
     if values is not None:
         try:
-            clean_values = _float_tensor(clean[op.label].out)
+            clean_values = _float_tensor(_read(clean[op.label].out))
         except (KeyError, ValueError, AttributeError):
             clean_values = None
         if clean_values is not None and clean_values.shape == values.shape:
@@ -528,7 +554,7 @@ def export_trace(
         record = by_label.get(label) or by_label.get(f"{label}:1")
         if record is None:
             raise ValueError(f"feature_maps: no op {label!r} in this trace")
-        picture = _feature_map_picture(trace[record["label"]].out)
+        picture = _feature_map_picture(_read(trace[record["label"]].out))
         if picture is None:
             raise ValueError(f"feature_maps: op {label!r} saved no (N, C, H, W) activation")
         record["picture"] = picture

@@ -79,10 +79,13 @@ def compare_in_process(names: list[str], modes: list[str], runs: int) -> Iterato
 
     ``cold``: each run draws a freshly traced model once with each program, so neither has
     anything cached (what a first ``trace.draw()`` costs). ``warm``: the same trace drawn
-    ``runs`` times by each (TorchLens keeps its collapse plan per trace; tl-draw converts
-    the trace anew on every call, so a drawing can never show stale values). Medians.
+    ``runs`` times by each (TorchLens keeps its collapse plan per trace; tl-draw keeps the
+    trace's conversion while the trace is unchanged, and the last few layouts by their DOT
+    source). Medians.
     """
     import tl_draw
+    from tl_draw import _native
+    from tl_draw._cache import forget
 
     warnings.filterwarnings("ignore")
     with tempfile.TemporaryDirectory() as folder:
@@ -101,6 +104,10 @@ def compare_in_process(names: list[str], modes: list[str], runs: int) -> Iterato
             for _ in range(runs):
                 trace = build(name)["trace"]
                 for mode in modes:
+                    # A first drawing: nothing kept from the runs before (the same model
+                    # traced again makes the same DOT, whose layout would be remembered).
+                    _native.forget_recent_layouts()
+                    forget(trace)
                     cold[mode].append(both(trace, mode))
             for mode in modes:
                 warm = [both(trace, mode) for _ in range(runs)]

@@ -74,6 +74,11 @@ impl LaidOut {
             .map(|(_, text)| text.as_str())
     }
 
+    /// Bytes of text held.
+    pub(crate) fn bytes(&self) -> usize {
+        self.texts.iter().map(|(_, text)| text.len()).sum()
+    }
+
     /// The text in `format`, taken out (empty if it was not asked for).
     pub fn take(&mut self, format: TextFormat) -> String {
         self.texts
@@ -90,6 +95,11 @@ pub fn lay_out(
     formats: &[TextFormat],
     engine: LayoutEngine,
 ) -> Result<LaidOut, LayoutError> {
+    if engine == LayoutEngine::Embedded {
+        if let Some(laid_out) = crate::recent::find(dot, formats) {
+            return Ok(laid_out);
+        }
+    }
     let texts = match engine {
         LayoutEngine::Embedded => embedded(dot, formats).map_err(|error| LayoutError::Failed {
             engine: "embedded (graphviz-pure)",
@@ -101,9 +111,13 @@ pub fn lay_out(
             .map(|&format| system_dot(dot, format))
             .collect::<Result<_, _>>()?,
     };
-    Ok(LaidOut {
+    let laid_out = LaidOut {
         texts: formats.iter().copied().zip(texts).collect(),
-    })
+    };
+    if engine == LayoutEngine::Embedded {
+        crate::recent::keep(dot, formats, &laid_out);
+    }
+    Ok(laid_out)
 }
 
 fn embedded(dot: &str, formats: &[TextFormat]) -> graphviz_pure::Result<Vec<String>> {

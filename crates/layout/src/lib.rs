@@ -2,7 +2,8 @@
 //!
 //! - [`lay_out`] runs a layout engine ([`LayoutEngine`]: the embedded graphviz-pure, or the
 //!   system's Graphviz `dot`) once and writes each [`TextFormat`] asked for, returned as a
-//!   typed [`LaidOut`].
+//!   typed [`LaidOut`]; the embedded engine's last few layouts are remembered by their DOT
+//!   source (`recent.rs`), so drawing the same thing again skips the layout.
 //! - [`guard`] estimates, before layout, what a layered layout of a styled graph will cost,
 //!   so that a drawing that would take minutes is refused with a remedy.
 //! - [`frames`] gives module frames that long arrows cross a wider margin.
@@ -14,6 +15,8 @@ mod engine;
 mod error;
 pub mod frames;
 pub mod guard;
+mod recent;
 
 pub use engine::{lay_out, LaidOut, LayoutEngine, TextFormat};
 pub use error::LayoutError;
+pub use recent::forget_recent_layouts;

@@ -83,6 +83,13 @@ fn use_fonts(py: Python<'_>, folder: std::path::PathBuf) -> PyResult<()> {
         .map_err(|error| errors::to_python(py, &tl_draw::DrawError::Render(error)))
 }
 
+/// Forgets the layouts remembered for drawing the same thing again (for timings of a first
+/// drawing: `cargo xtask bench-python`).
+#[pyfunction]
+fn forget_recent_layouts() {
+    tl_draw::forget_recent_layouts();
+}
+
 /// The native module.
 #[pymodule]
 fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -90,6 +97,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(keyword_names, module)?)?;
     module.add_function(wrap_pyfunction!(check_keywords, module)?)?;
     module.add_function(wrap_pyfunction!(use_fonts, module)?)?;
+    module.add_function(wrap_pyfunction!(forget_recent_layouts, module)?)?;
     module.add_class::<NativeDrawing>()?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

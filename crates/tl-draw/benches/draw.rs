@@ -19,7 +19,9 @@ fn budgets(c: &mut Criterion) {
     let gpt2 = fixture("gpt2");
     let stack40 = fixture("stack40");
     let options = DrawOptions::default();
+    // Every iteration lays out anew (a repeated drawing would reuse the remembered layout).
     let bytes = |trace: &Trace, format: OutputFormat| {
+        tl_draw::forget_recent_layouts();
         draw(trace, &options)
             .unwrap()
             .render(format)
@@ -50,6 +52,7 @@ fn budgets(c: &mut Criterion) {
     let auto = DrawOptions::default().collapse(tl_draw::Collapse::Auto);
     group.bench_function("gpt2_auto_end_to_end_svg", |b| {
         b.iter(|| {
+            tl_draw::forget_recent_layouts();
             let trace = Trace::from_json(&text).unwrap();
             draw(&trace, &auto)
                 .unwrap()

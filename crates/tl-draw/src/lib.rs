@@ -32,7 +32,7 @@ pub use tl_drawing::{
     Written, BUNDLE_KEYWORDS, DRAW_KEYWORDS, MAX_HOOK_NODE_INCHES, MAX_HOOK_PENWIDTH,
     MAX_HOOK_ROWS, METRICS, WRITE_KEYWORDS,
 };
-pub use tl_layout::guard;
+pub use tl_layout::{forget_recent_layouts, guard};
 /// The interactive page (`tl-page`).
 pub use tl_page as html;
 pub use tl_render_cairo::{use_fonts_in, Rendered, FONT_FILES};

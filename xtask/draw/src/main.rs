@@ -113,6 +113,8 @@ fn time_draws(modes: &str, traces: &[String]) -> Result<()> {
             let mut layouts = Vec::with_capacity(RUNS);
             let mut cost = None;
             for _ in 0..RUNS {
+                // Each run lays out anew, as the first drawing of a trace does.
+                tl_draw::forget_recent_layouts();
                 let start = Instant::now();
                 let drawing = draw(&trace, &options).map_err(|e| format!("{path}: {e}"))?;
                 drawing.write(&svg).map_err(|e| format!("{path}: {e}"))?;

@@ -1,0 +1,92 @@
+//! The last few layouts of the embedded engine, by their DOT source: drawing the same trace
+//! again with the same options (a notebook cell run twice, a drawing rendered to another
+//! format by a new call) makes the same DOT, and its layout is a pure function of it.
+//!
+//! Invariant: an entry is used only for byte-identical DOT and the same formats, so a
+//! remembered layout is exactly what laying out again would give. Bounded in entries and in
+//! bytes; the least recently used goes first.
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+
+use crate::engine::{LaidOut, TextFormat};
+
+/// At most this many layouts are remembered.
+const MAX_ENTRIES: usize = 4;
+/// At most this many bytes of DOT and laid-out text are remembered, in all.
+const MAX_BYTES: usize = 48 << 20;
+
+struct Entry {
+    dot: String,
+    formats: Vec<TextFormat>,
+    laid_out: LaidOut,
+}
+
+impl Entry {
+    fn bytes(&self) -> usize {
+        self.dot.len() + self.laid_out.bytes()
+    }
+}
+
+static RECENT: Mutex<VecDeque<Entry>> = Mutex::new(VecDeque::new());
+
+/// Forgets every remembered layout: for timings of layout itself (benchmarks, the timing
+/// tasks), where a remembered layout would be measured instead.
+pub fn forget_recent_layouts() {
+    RECENT.lock().unwrap_or_else(|p| p.into_inner()).clear();
+}
+
+/// The remembered layout of `dot` in `formats`, if there is one (it becomes the most recent).
+pub(crate) fn find(dot: &str, formats: &[TextFormat]) -> Option<LaidOut> {
+    let mut recent = RECENT.lock().unwrap_or_else(|p| p.into_inner());
+    let at = recent
+        .iter()
+        .position(|entry| entry.formats == formats && entry.dot == dot)?;
+    let entry = recent.remove(at)?;
+    let laid_out = entry.laid_out.clone();
+    recent.push_front(entry);
+    Some(laid_out)
+}
+
+/// Remembers the layout of `dot`, forgetting the least recent ones over the bounds; a layout
+/// larger than the whole budget is not kept.
+pub(crate) fn keep(dot: &str, formats: &[TextFormat], laid_out: &LaidOut) {
+    let entry = Entry {
+        dot: dot.to_owned(),
+        formats: formats.to_vec(),
+        laid_out: laid_out.clone(),
+    };
+    if entry.bytes() > MAX_BYTES {
+        return;
+    }
+    let mut recent = RECENT.lock().unwrap_or_else(|p| p.into_inner());
+    recent.retain(|kept| !(kept.formats == formats && kept.dot == dot));
+    recent.push_front(entry);
+    while recent.len() > MAX_ENTRIES || recent.iter().map(Entry::bytes).sum::<usize>() > MAX_BYTES {
+        recent.pop_back();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{lay_out, LayoutEngine};
+
+    #[test]
+    fn the_same_dot_gives_the_remembered_layout_and_other_dot_its_own() {
+        let dot = "digraph remembered_once { a -> b }";
+        let formats = [TextFormat::Json];
+        let first = lay_out(dot, &formats, LayoutEngine::Embedded).unwrap();
+        let found = find(dot, &formats).expect("remembered");
+        assert_eq!(found.get(TextFormat::Json), first.get(TextFormat::Json));
+        assert!(find(dot, &[TextFormat::Svg]).is_none(), "other formats");
+        assert!(find("digraph remembered_once { a -> c }", &formats).is_none());
+        // Many other layouts later, it has been forgotten; the bound holds.
+        for n in 0..MAX_ENTRIES + 1 {
+            let other = format!("digraph g{n} {{ a -> b{n} }}");
+            lay_out(&other, &formats, LayoutEngine::Embedded).unwrap();
+        }
+        assert!(find(dot, &formats).is_none());
+        assert!(RECENT.lock().unwrap().len() <= MAX_ENTRIES);
+    }
+}
