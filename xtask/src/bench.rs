@@ -460,34 +460,75 @@ pub fn python(python: &Path, names: &[String]) -> Result<()> {
 /// The layout guard's adversarial shapes (issue 31): dense two-rank graphs K(n, n), a wide
 /// concatenation, and a synthetic transformer at `--depth 2` (many long arrows), each
 /// written to `target/synthetic`.
-fn guard_shapes() -> Result<Vec<(String, PathBuf, Vec<&'static str>)>> {
+/// A shape the guard is timed on: what it is, its trace file, the flags, and the output
+/// file's name (its extension picks the format).
+type GuardShape = (String, PathBuf, Vec<&'static str>, &'static str);
+
+fn guard_shapes() -> Result<Vec<GuardShape>> {
     use tl_trace_model::synthetic::{complete_bipartite, deep_modules, wide_concat};
     let folder = repo_root().join("target").join("synthetic");
     std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
-    let shapes: Vec<(String, tl_trace_model::Trace, Vec<&'static str>)> = vec![
-        ("K(50, 50)".into(), complete_bipartite(50), vec![]),
-        ("K(100, 100)".into(), complete_bipartite(100), vec![]),
-        ("K(200, 200)".into(), complete_bipartite(200), vec![]),
+    let large = transformer_of_size(100_000);
+    let shapes: Vec<(
+        String,
+        tl_trace_model::Trace,
+        Vec<&'static str>,
+        &'static str,
+    )> = vec![
+        (
+            "K(50, 50)".into(),
+            complete_bipartite(50),
+            vec![],
+            "guard.svg",
+        ),
+        (
+            "K(100, 100)".into(),
+            complete_bipartite(100),
+            vec![],
+            "guard.svg",
+        ),
+        (
+            "K(200, 200)".into(),
+            complete_bipartite(200),
+            vec![],
+            "guard.svg",
+        ),
         (
             "one op reading 20,000 inputs".into(),
             wide_concat(20_000),
             vec![],
+            "guard.svg",
         ),
         (
             "a module tree 10,000 deep".into(),
             deep_modules(10_000),
             vec![],
+            "guard.svg",
         ),
         // 6,000 ops took over 9 minutes (docs/performance.md); 1,800 show the same escape.
         (
             "transformer of 1,800 ops, depth 2".into(),
             transformer_of_size(1800),
             vec!["--depth", "2"],
+            "guard.svg",
+        ),
+        // The page's memory against the static drawing's, on the same trace.
+        (
+            "transformer of 100,000 ops, auto, SVG".into(),
+            large.clone(),
+            vec!["--collapse", "auto"],
+            "guard.svg",
+        ),
+        (
+            "transformer of 100,000 ops, interactive page".into(),
+            large,
+            vec![],
+            "guard.html",
         ),
     ];
     shapes
         .into_iter()
-        .map(|(what, trace, args)| {
+        .map(|(what, trace, args, output)| {
             let file: String = what
                 .chars()
                 .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
@@ -498,7 +539,7 @@ fn guard_shapes() -> Result<Vec<(String, PathBuf, Vec<&'static str>)>> {
                 tl_trace_model::write_atomically(&path, text.as_bytes())
                     .map_err(|e| format!("{}: {e}", path.display()))?;
             }
-            Ok((what, path, args))
+            Ok((what, path, args, output))
         })
         .collect()
 }
@@ -513,7 +554,7 @@ pub fn guard() -> Result<()> {
     println!("| shape | outcome | wall time | peak memory |");
     println!("|---|---|---|---|");
     let gnu_time = Path::new("/usr/bin/time").exists();
-    for (what, path, args) in guard_shapes()? {
+    for (what, path, args, output) in guard_shapes()? {
         let start = Instant::now();
         let mut command = if gnu_time {
             let mut command = Command::new("/usr/bin/time");
@@ -527,7 +568,7 @@ pub fn guard() -> Result<()> {
             .arg(&path)
             .args(&args)
             .arg("-o")
-            .arg(scratch.join("guard.svg"))
+            .arg(scratch.join(output))
             .output()
             .map_err(|e| format!("cannot run {}: {e}", program.display()))?;
         let took = start.elapsed();

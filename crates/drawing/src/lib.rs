@@ -30,6 +30,6 @@ pub use language::{in_language, Language};
 pub use options::{
     BatchRender, Collapse, DrawOptions, GraphKind, NodeContext, View, WriteOptions, WRITE_KEYWORDS,
 };
-pub use output::{gzip, output_target, through_links, OutputFormat};
+pub use output::{gzip, output_target, through_links, Gzipped, OutputFormat};
 pub use tl_layout::LayoutEngine;
 pub use views::{MAX_HOOK_NODE_INCHES, MAX_HOOK_PENWIDTH, MAX_HOOK_ROWS};

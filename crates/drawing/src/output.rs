@@ -177,18 +177,54 @@ pub fn output_target(
 /// drawing gives the same file.
 pub fn gzip(bytes: &[u8]) -> Result<Vec<u8>, DrawError> {
     use std::io::Write;
-    let mut encoder = flate2::GzBuilder::new()
-        .mtime(0)
-        .write(Vec::new(), flate2::Compression::default());
+    let mut encoder = Gzipped::new();
     encoder
         .write_all(bytes)
+        .map_err(Gzipped::failed)
         .and_then(|()| encoder.finish())
-        .map_err(|error| {
-            DrawError::output(
-                "output_write_failed",
-                format!("compressing the SVG failed: {error}"),
-            )
-        })
+}
+
+/// A gzip stream written piece by piece, as [`gzip`] writes it whole: for text too large to
+/// hold uncompressed (the interactive page's records of a 100,000-operation trace).
+pub struct Gzipped(flate2::write::GzEncoder<Vec<u8>>);
+
+impl Gzipped {
+    /// An empty stream; the header carries no time or name.
+    pub fn new() -> Gzipped {
+        Gzipped(
+            flate2::GzBuilder::new()
+                .mtime(0)
+                .write(Vec::new(), flate2::Compression::default()),
+        )
+    }
+
+    /// The compressed bytes.
+    pub fn finish(self) -> Result<Vec<u8>, DrawError> {
+        self.0.finish().map_err(Gzipped::failed)
+    }
+
+    fn failed(error: std::io::Error) -> DrawError {
+        DrawError::output(
+            "output_write_failed",
+            format!("compressing the output failed: {error}"),
+        )
+    }
+}
+
+impl Default for Gzipped {
+    fn default() -> Gzipped {
+        Gzipped::new()
+    }
+}
+
+impl std::io::Write for Gzipped {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.write(bytes)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
 }
 
 /// The file a write to `target` should replace: a symbolic link is followed (the user named

@@ -61,6 +61,11 @@ fn build(trace: &Trace, options: &DrawOptions) -> Result<Built, DrawError> {
         options.show_cone = Some(true);
     }
     let explorable = settings.graph == GraphKind::Forward && settings.module.is_none();
+    // First: a trace whose records no browser could open is refused before any layout.
+    let records = template::base64(&records::records_gzipped(
+        trace,
+        records::MAX_RECORDS_BYTES,
+    )?);
     let (first, first_visible) = draw_indexed(&index, &options, None)?;
     let explored = match (explorable, first_visible) {
         (true, Some(first_visible)) => explore(
@@ -97,7 +102,7 @@ fn build(trace: &Trace, options: &DrawOptions) -> Result<Built, DrawError> {
         "start": 0,
         "stops": stops,
         "states": states,
-        "records": template::packed(&records::records_json(trace))?,
+        "records": records,
         "cone": { "present": edited && settings.graph != GraphKind::Backward, "shown": cone_shown },
     });
     Ok(Built { data, drawn, svgs })

@@ -11,8 +11,12 @@ const TEMPLATE: &str = include_str!("assets/page.html");
 /// `text` gzip-compressed and base64-encoded: the viewer unpacks it with the browser's own
 /// `DecompressionStream` (drawings are SVG text, which packs about 7 to 1).
 pub(crate) fn packed(text: &str) -> Result<String, tl_drawing::DrawError> {
-    let bytes = tl_drawing::gzip(text.as_bytes())?;
-    Ok(base64::engine::general_purpose::STANDARD.encode(bytes))
+    Ok(base64(&tl_drawing::gzip(text.as_bytes())?))
+}
+
+/// `bytes` base64-encoded, as the page carries compressed data.
+pub(crate) fn base64(bytes: &[u8]) -> String {
+    base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
 /// The page titled `title` showing `data`.

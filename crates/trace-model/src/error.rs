@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 /// What a remedy line tells the user to do when a trace file itself is bad.
 const REEXPORT: &str = "re-export the trace with the Python adapter \
-     (`python -m tl_export`, see docs/trace-format.md)";
+     (tl_export.write_json(tl_export.export_trace(trace), path), see docs/trace-format.md)";
 
 /// Everything that can go wrong reading or writing a trace or bundle file.
 ///

@@ -252,8 +252,8 @@ impl Settings {
             return Err(DrawError::invalid(
                 "module_focus_graph_invalid",
                 format!(
-                    "module= focuses the forward graph only; graph={:?} cannot be focused: drop module= or draw graph=\"forward\"",
-                    self.graph
+                    "module= focuses the forward graph only; graph=\"{}\" cannot be focused: drop module= or draw graph=\"forward\"",
+                    self.graph.name()
                 ),
             ));
         }

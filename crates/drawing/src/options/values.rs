@@ -61,6 +61,15 @@ pub enum GraphKind {
 }
 
 impl GraphKind {
+    /// The keyword's value for this graph: `forward`, `backward` or `combined`.
+    pub fn name(self) -> &'static str {
+        match self {
+            GraphKind::Forward => "forward",
+            GraphKind::Backward => "backward",
+            GraphKind::Combined => "combined",
+        }
+    }
+
     /// Parses `forward`, `backward` or `combined`.
     pub fn parse(text: &str) -> Result<GraphKind, DrawError> {
         match text {
