@@ -32,10 +32,9 @@ pub(crate) fn records_gzipped(trace: &Trace, limit: u64) -> Result<Vec<u8>, Draw
         Err(_) if out.written > limit => Err(DrawError::output(
             "page_too_large",
             format!(
-                "the interactive page of this trace would carry over {} MB of recorded fields ({} operations), more than a browser can open ({} MB); write a static drawing instead (.svg, .pdf or .png), folded or focused on one module as needed",
+                "the interactive page of this trace would carry over {} MB of recorded fields ({} operations), more than a browser can open; write a static drawing instead (.svg, .pdf or .png), folded or focused on one module as needed",
                 limit >> 20,
                 trace.ops.len(),
-                limit >> 20,
             ),
         )),
         Err(error) => Err(DrawError::output(

@@ -422,3 +422,28 @@ fn max_capsules_run_through_condition_tests() {
         );
     }
 }
+
+#[test]
+fn a_rolled_drawing_keeps_the_argument_labels_of_each_pass() {
+    // The 4-layer Llama runs no loop: rolled, its arrows say which argument each tensor
+    // fills exactly as unrolled (they all had none before: a layer's slots were not read).
+    let trace = Trace::load(fixtures_dir().join("real/llama_4.json")).unwrap();
+    let slots = |graph: &StyledGraph| -> Vec<(usize, usize, Vec<String>)> {
+        graph
+            .edges
+            .iter()
+            .filter(|e| {
+                e.head_label
+                    .iter()
+                    .any(|t| t.starts_with("arg") || t.starts_with("kwarg"))
+            })
+            .map(|e| (e.from, e.to, e.head_label.clone()))
+            .collect()
+    };
+    let unrolled = draw(&trace, &DrawOptions::default()).unwrap().styled;
+    let rolled = draw(&trace, &DrawOptions::default().rolled(true))
+        .unwrap()
+        .styled;
+    assert!(slots(&unrolled).len() >= 40, "{}", slots(&unrolled).len());
+    assert_eq!(slots(&rolled), slots(&unrolled));
+}

@@ -126,15 +126,28 @@ pub(super) fn styled_edge(
     let mut passed = edge.pairs.len();
     // Argument positions, when the child is an operation whose operand order matters, or
     // reads one tensor twice.
-    if let NodeKind::Op(child) = visible.nodes[edge.to].kind {
+    // A rolled layer is read as each of its passes is: the slots of every pair, each once.
+    let child = match &visible.nodes[edge.to].kind {
+        NodeKind::Op(child) => Some(*child),
+        NodeKind::Layer(_) => edge.pairs.first().map(|&(_, child)| child),
+        _ => None,
+    };
+    if let Some(child) = child {
         let child_op = &trace.ops[child];
-        let slots: Vec<String> = edge
-            .pairs
-            .iter()
-            .flat_map(|&(parent, _)| slot_labels(child_op, &trace.ops[parent].label))
-            .collect();
-        let read_twice = slots.len() > edge.pairs.len();
-        passed = passed.max(slots.len());
+        let mut slots: Vec<String> = Vec::new();
+        let mut read_twice = false;
+        for &(parent, child) in &edge.pairs {
+            let pair_slots = slot_labels(&trace.ops[child], &trace.ops[parent].label);
+            read_twice |= pair_slots.len() > 1;
+            for slot in pair_slots {
+                if !slots.contains(&slot) {
+                    slots.push(slot);
+                }
+            }
+        }
+        if matches!(visible.nodes[edge.to].kind, NodeKind::Op(_)) {
+            passed = passed.max(slots.len());
+        }
         if (drawn_parents > 1 && !COMMUTATIVE.contains(&child_op.layer_type.as_str())) || read_twice
         {
             if drawn_parents >= MIDPOINT_LABEL_PARENTS {

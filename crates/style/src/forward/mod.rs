@@ -211,10 +211,7 @@ pub fn style_forward(
     for (styled, node) in nodes.iter_mut().zip(&visible.nodes) {
         styled.cluster = node.cluster;
     }
-    let mut drawn_parents = vec![0usize; visible.nodes.len()];
-    for edge in &visible.edges {
-        drawn_parents[edge.to] += 1;
-    }
+    let drawn_parents = parents_per_pass(visible);
     let edges = visible
         .edges
         .iter()
@@ -322,4 +319,29 @@ fn text_on_fill(fill: &Fill, theme: &Theme) -> String {
 /// Graphviz id of an op node: its label with `:` spelled `pass` (`relu_1_2pass1`).
 fn op_node_id(op: &OpRecord) -> String {
     op.label.replace(':', "pass")
+}
+
+/// How many drawn nodes feed each node: for a rolled layer, the most any one of its passes
+/// reads from (a layer fed by one node in its first pass and another in the rest reads one
+/// tensor a pass, and its arrows are not argument-labelled, as TorchLens draws it).
+fn parents_per_pass(visible: &VisibleGraph) -> Vec<usize> {
+    let mut parents = vec![0usize; visible.nodes.len()];
+    let mut of_pass: std::collections::HashMap<usize, Vec<usize>> =
+        std::collections::HashMap::new();
+    for edge in &visible.edges {
+        match visible.nodes[edge.to].kind {
+            NodeKind::Layer(_) => {
+                for &(_, pass) in &edge.pairs {
+                    let feeding = of_pass.entry(pass).or_default();
+                    if !feeding.contains(&edge.from) {
+                        feeding.push(edge.from);
+                        let node = edge.to;
+                        parents[node] = parents[node].max(feeding.len());
+                    }
+                }
+            }
+            _ => parents[edge.to] += 1,
+        }
+    }
+    parents
 }
