@@ -5,6 +5,9 @@
 use cairo::ImageSurface;
 use tl_render_cairo::{render, use_fonts_in, Format, RenderOptions, FONT_FILES};
 
+mod common;
+use common::png_of;
+
 /// Where Debian's fonts-urw-base35 (installed by `cargo xtask setup`) puts Nimbus Sans.
 const URW_FONTS: &str = "/usr/share/fonts/opentype/urw-base35";
 
@@ -15,17 +18,6 @@ const TEXTS: &str = r##"digraph G {
   b [shape=oval label="gelu_2_4"]
   a -> b
 }"##;
-
-fn png_of(dot: &str) -> Vec<u8> {
-    let layout = graphviz_pure::render_dot(dot, "dot", "json")
-        .unwrap()
-        .into_output();
-    let options = RenderOptions {
-        xdot_escaped_text: true,
-        ..RenderOptions::default()
-    };
-    render(&layout, Format::Png, &options).unwrap().bytes
-}
 
 /// The fraction of pixels whose colour differs by more than a quarter in some channel.
 fn differing(a: &[u8], b: &[u8]) -> f64 {

@@ -2,20 +2,12 @@
 //! registered under Nimbus Sans's names, DejaVu Sans (wider) changes the picture.
 //! Registering fonts is process-wide, so this test is a binary of its own.
 
-use tl_render_cairo::{render, use_fonts_in, Format, RenderOptions, FONT_FILES};
+use tl_render_cairo::{use_fonts_in, FONT_FILES};
+
+mod common;
+use common::png_of;
 
 const DEJAVU: &str = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
-
-fn png_of(dot: &str) -> Vec<u8> {
-    let layout = graphviz_pure::render_dot(dot, "dot", "json")
-        .unwrap()
-        .into_output();
-    let options = RenderOptions {
-        xdot_escaped_text: true,
-        ..RenderOptions::default()
-    };
-    render(&layout, Format::Png, &options).unwrap().bytes
-}
 
 #[test]
 fn text_is_set_in_the_registered_fonts() {
