@@ -554,13 +554,28 @@ fn plan_for(
         plan.boxes.extend(repeats.into_iter().flatten());
     }
     if options.fold_repeats == Some(true) {
+        // "True folds every repeated run it can", at every level: a run is folded unless a
+        // box of an enclosing module hides it already; its members' own boxes and the
+        // capsules over them give way to the fold. So 0.0 draws what "none" draws, and a
+        // larger level, which only boxes more, never draws more.
+        let within = |outer: &str, inner: &str| {
+            inner.strip_prefix(outer).is_some_and(|rest| {
+                rest.is_empty() || rest.starts_with('.') || rest.starts_with(':')
+            })
+        };
         for run in repeat_runs(index, options.show_buffers) {
-            // Without a collapse level every run folds; with one, the runs it boxed whole.
-            let boxed = plan.boxes.iter().filter(|b| run.contains(b)).count() == run.len();
-            if options.collapse == Collapse::None || boxed {
-                plan.boxes.retain(|b| !run.contains(b));
-                plan.folds.push(run);
+            let hidden = plan.boxes.iter().any(|boxed| {
+                run.iter()
+                    .any(|member| within(boxed, member) && !run.contains(boxed))
+            });
+            if hidden {
+                continue;
             }
+            let covered = |address: &str| run.iter().any(|member| within(member, address));
+            plan.boxes.retain(|boxed| !covered(boxed));
+            plan.capsules
+                .retain(|capsule| !capsule.iter().any(|address| covered(address)));
+            plan.folds.push(run);
         }
     }
     (options.collapse != Collapse::None || !plan.is_empty()).then_some(plan)
