@@ -94,7 +94,7 @@ def converted(trace: Any, value_stats: bool, convert: Callable[[], bytes]) -> by
     kept = entry.get(value_stats)
     if kept is not None and kept[0] == now and _unchanged(kept[1]):
         return kept[2]
-    from tl_export.convert import tensors_read
+    from tl_export.values import tensors_read
 
     with tensors_read() as read:
         document = convert()

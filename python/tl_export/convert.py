@@ -9,9 +9,7 @@ formats and tensor summaries), ``pictures`` (node pictures), ``bundle`` (bundles
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import torch
@@ -25,6 +23,7 @@ from .values import (
     _float_tensor,
     _grad_summary,
     _label,
+    _read,
     _relative_path,
     _shape,
     _value_summary,
@@ -46,30 +45,6 @@ def _decoded_labels(trace: Any) -> list[dict[str, Any]]:
         for row in rows
         if row.get("label") is not None and row.get("prob") is not None
     ]
-
-
-#: The tensors a conversion reads, collected while someone asks (``tensors_read``).
-_READ: contextvars.ContextVar[list[torch.Tensor] | None] = contextvars.ContextVar("tl_export_read", default=None)
-
-
-@contextlib.contextmanager
-def tensors_read() -> Iterator[list[torch.Tensor]]:
-    """Collects every tensor the conversions inside read (saved outputs, gradients, the clean
-    run's outputs): ``tl_draw`` keeps their version counters, which an in-place change of a
-    tensor bumps, to know when a kept conversion is stale."""
-    read: list[torch.Tensor] = []
-    token = _READ.set(read)
-    try:
-        yield read
-    finally:
-        _READ.reset(token)
-
-
-def _read(value: Any) -> Any:
-    read = _READ.get()
-    if read is not None and isinstance(value, torch.Tensor):
-        read.append(value)
-    return value
 
 
 def _latest_grad(op: Any) -> Any:

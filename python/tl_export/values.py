@@ -1,11 +1,14 @@
 """Trace values as the ``tl-trace`` format writes them: labels, shapes, element types, argument
 values and paths, and the summaries of saved tensors (mean absolute value, finiteness,
-gradients)."""
+gradients); and which tensors a conversion read (``tensors_read``)."""
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 import os
+from collections.abc import Iterator
 from typing import Any
 
 import numpy
@@ -134,3 +137,27 @@ def _grad_summary(shape: Any, grad: Any) -> dict[str, Any] | None:
         if max_abs is not None:
             summary["max_abs"] = max_abs
     return summary
+
+
+#: The tensors a conversion reads, collected while someone asks (``tensors_read``).
+_READ: contextvars.ContextVar[list[torch.Tensor] | None] = contextvars.ContextVar("tl_export_read", default=None)
+
+
+@contextlib.contextmanager
+def tensors_read() -> Iterator[list[torch.Tensor]]:
+    """Collects every tensor the conversions inside read (saved outputs, gradients, the clean
+    run's outputs): ``tl_draw`` keeps their version counters, which an in-place change of a
+    tensor bumps, to know when a kept conversion is stale."""
+    read: list[torch.Tensor] = []
+    token = _READ.set(read)
+    try:
+        yield read
+    finally:
+        _READ.reset(token)
+
+
+def _read(value: Any) -> Any:
+    read = _READ.get()
+    if read is not None and isinstance(value, torch.Tensor):
+        read.append(value)
+    return value
