@@ -183,20 +183,21 @@ fn check(python: &Path, wheel: &Path) -> Result<()> {
     let checker = root.join("python/wheel_check.py");
     let mut script = String::from("set -e\n");
     for folder in FONT_FOLDERS.iter().filter(|f| Path::new(f).is_dir()) {
-        script += &format!("mount -t tmpfs none {folder}\n");
+        script += &format!("mount -t tmpfs none {}\n", quoted(Path::new(folder)));
     }
     for library in drawing_libraries(&root.join("python/tl_draw/_native.abi3.so"))? {
-        script += &format!("mount --bind {} {}\n", empty.display(), library.display());
+        script += &format!("mount --bind {} {}\n", quoted(&empty), quoted(&library));
     }
+    let python_of_venv = quoted(&venv.join("bin/python"));
     script += &format!(
-        "python3 -m venv {venv}\n{venv}/bin/python -m pip install -q --no-index --no-deps --disable-pip-version-check {wheel}\n\
-         cd {work}\n{venv}/bin/python -I {checker} draw-hidden {fixtures} {ours}\n",
-        venv = venv.display(),
-        wheel = wheel.display(),
-        work = work.display(),
-        checker = checker.display(),
-        fixtures = root.join("fixtures").display(),
-        ours = ours.display(),
+        "python3 -m venv {venv}\n{python_of_venv} -m pip install -q --no-index --no-deps --disable-pip-version-check {wheel}\n\
+         cd {work}\n{python_of_venv} -I {checker} draw-hidden {fixtures} {ours}\n",
+        venv = quoted(&venv),
+        wheel = quoted(wheel),
+        work = quoted(&work),
+        checker = quoted(&checker),
+        fixtures = quoted(&root.join("fixtures")),
+        ours = quoted(&ours),
     );
     let started = Instant::now();
     let mut unshare = Command::new("unshare");
@@ -224,8 +225,13 @@ fn check(python: &Path, wheel: &Path) -> Result<()> {
         .current_dir(&work))
 }
 
-/// The libraries the source build's extension module loads from the system, less those of
-/// the manylinux policy: what the wheel must bring itself.
+/// `path` as one word of a shell command (single-quoted).
+fn quoted(path: &Path) -> String {
+    format!("'{}'", path.display().to_string().replace('\'', "'\\''"))
+}
+
+/// The libraries the source build's extension module loads from the system, less those
+/// every Linux with Python has ([`KEPT_VISIBLE`]): what the wheel must bring itself.
 fn drawing_libraries(module: &Path) -> Result<Vec<PathBuf>> {
     let listing = stdout_of(Command::new("ldd").arg(module), "ldd")?;
     let libraries: Vec<PathBuf> = listing
@@ -245,4 +251,21 @@ fn drawing_libraries(module: &Path) -> Result<Vec<PathBuf>> {
         ));
     }
     Ok(libraries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_quoted_path_is_one_shell_word_whatever_it_holds() {
+        assert_eq!(quoted(Path::new("/a/b")), "'/a/b'");
+        assert_eq!(quoted(Path::new("/a b/c'd")), "'/a b/c'\\''d'");
+        let echoed = Command::new("sh")
+            .arg("-c")
+            .arg(format!("printf %s {}", quoted(Path::new("/a b/c'd $x"))))
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&echoed.stdout), "/a b/c'd $x");
+    }
 }
