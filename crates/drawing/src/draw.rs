@@ -335,7 +335,7 @@ pub fn draw_indexed(
     let trace = index.trace;
     // A view fills in the options the caller left unset, then the drawing proceeds as usual.
     let resolved = match options.view {
-        Some(view) => Some(views::resolve(trace, view, options)?),
+        Some(view) => Some(views::resolve(index, view, options)?),
         None => None,
     };
     let settings = resolved.as_ref().map_or(options, |r| &r.options).settings();
@@ -354,7 +354,7 @@ pub fn draw_indexed(
             format!("show_cone=True shades what an edit could change and this trace has no recorded edit; {}, or drop show_cone", crate::views::EDIT_REMEDY),
         ));
     }
-    tl_style::encoding::check(trace, visible, &style.encoding)
+    tl_style::encoding::check(index, visible, &style.encoding)
         .map_err(|error| DrawError::invalid(error.code(), error.to_string()))?;
     let backward = match options.graph {
         GraphKind::Forward => None,

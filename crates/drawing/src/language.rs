@@ -15,6 +15,16 @@ pub enum Language {
     Python,
 }
 
+impl Language {
+    /// The keyword `name` as this language writes it: `--name` or `name=`.
+    pub fn spell(self, name: &str) -> String {
+        match self {
+            Language::CommandLine => format!("--{name}"),
+            Language::Python => format!("{name}="),
+        }
+    }
+}
+
 /// Each remedy as the stages write it, then as the command line and Python say it. Every
 /// row is checked against the message that holds it (`tests::every_phrasing_is_in_use`).
 const PHRASINGS: &[(&str, &str, &str)] = &[

@@ -6,7 +6,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use tl_collapse::{BufferVisibility, NodeKind};
+use tl_collapse::{BufferVisibility, NodeKind, TraceIndex};
 use tl_style::encoding::ValueSource;
 use tl_style::{NodeStyle, Row, StyledNode};
 use tl_trace_model::{Finiteness, ModuleRecord, OpKind, OpRecord, Trace};
@@ -71,10 +71,11 @@ fn coverage(trace: &Trace, value: impl Fn(&OpRecord) -> bool) -> (usize, usize) 
 /// Resolves `view` for `trace` with `options`: the options with the view's settings filled
 /// in where the caller set nothing, its caption and its rows.
 pub(crate) fn resolve(
-    trace: &Trace,
+    index: &TraceIndex<'_>,
     view: View,
     options: &DrawOptions,
 ) -> Result<Resolved, DrawError> {
+    let trace = index.trace;
     let mut resolved = Resolved {
         options: options.clone(),
         caption: Vec::new(),
@@ -82,7 +83,7 @@ pub(crate) fn resolve(
     };
     match view {
         View::Debug => debug(trace, &mut resolved)?,
-        View::Speed | View::Memory | View::Compute => measured(trace, view, &mut resolved)?,
+        View::Speed | View::Memory | View::Compute => measured(index, view, &mut resolved)?,
         View::Transformer => transformer(trace, &mut resolved)?,
         View::Sequence => sequence(trace, &mut resolved)?,
         View::Interventions => interventions(trace, &mut resolved)?,
@@ -127,7 +128,8 @@ fn debug(trace: &Trace, resolved: &mut Resolved) -> Result<(), DrawError> {
 }
 
 /// `speed`, `memory`, `compute`: where does time, memory or compute go?
-fn measured(trace: &Trace, view: View, resolved: &mut Resolved) -> Result<(), DrawError> {
+fn measured(index: &TraceIndex<'_>, view: View, resolved: &mut Resolved) -> Result<(), DrawError> {
+    let trace = index.trace;
     let (source, question, unit_line) = match view {
         View::Speed => (
             ValueSource::Time,
@@ -146,7 +148,7 @@ fn measured(trace: &Trace, view: View, resolved: &mut Resolved) -> Result<(), Dr
         ),
     };
     let name = view.name();
-    let (encoded, total) = coverage(trace, |op| source.value(trace, op).is_some());
+    let (encoded, total) = coverage(trace, |op| source.value(index, op).is_some());
     if encoded == 0 {
         return Err(refuse(
             "lens_headline_evidence_missing",

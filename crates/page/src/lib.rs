@@ -266,10 +266,8 @@ struct Link {
 
 fn kind_name(options: &Settings) -> &'static str {
     match (options.graph, options.rolled) {
-        (GraphKind::Backward, _) => "backward",
-        (GraphKind::Combined, _) => "combined",
         (GraphKind::Forward, true) => "rolled",
-        (GraphKind::Forward, false) => "forward",
+        (graph, _) => graph.name(),
     }
 }
 

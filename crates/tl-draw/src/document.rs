@@ -7,6 +7,7 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
+use tl_drawing::Language;
 use tl_drawing::{
     draw, draw_bundle, output_target, BundleKeywords, BundleOptions, DrawError, DrawOptions,
     Drawing, OutputFormat, WriteOptions, Written,
@@ -29,8 +30,9 @@ pub enum Subject {
 /// How the caller's user spells things, for messages in their language.
 #[derive(Debug, Clone)]
 pub struct Caller {
-    /// A keyword as the user writes it: `--metric` on the command line, `metric=` in Python.
-    pub spell: fn(&str) -> String,
+    /// The user's language: keywords spelt `--metric` on the command line, `metric=` in
+    /// Python, and remedies as that language writes them.
+    pub language: Language,
     /// How a message names the trace drawn (`'model.json'`, `this`).
     pub trace_name: String,
     /// How to draw a bundle instead of a trace, in the caller's terms.
@@ -41,7 +43,7 @@ impl Caller {
     /// The command line drawing the file `path`.
     pub fn command_line(path: &Path) -> Caller {
         Caller {
-            spell: |name| format!("--{name}"),
+            language: Language::CommandLine,
             trace_name: format!("'{}'", path.display()),
             bundle_remedy: "pass a bundle file (tl_export.export_bundle)",
         }
@@ -50,7 +52,7 @@ impl Caller {
     /// The Python package.
     pub fn python() -> Caller {
         Caller {
-            spell: |name| format!("{name}="),
+            language: Language::Python,
             trace_name: "this".to_owned(),
             bundle_remedy: "draw a tl.Bundle (or a list of traces)",
         }
@@ -91,7 +93,7 @@ impl Drawn {
         let content = match document {
             Document::Trace(trace) => {
                 bundle_keywords.refuse_on_a_trace(
-                    caller.spell,
+                    |name| caller.language.spell(name),
                     &caller.trace_name,
                     caller.bundle_remedy,
                 )?;

@@ -9,7 +9,7 @@
 //! area; sizes are minimums, so text never shrinks. Boxes, capsules and folds are not
 //! encoded.
 
-use tl_collapse::{NodeKind, VisibleGraph};
+use tl_collapse::{NodeKind, TraceIndex, VisibleGraph};
 use tl_trace_model::{OpKind, Trace};
 
 use crate::contrast;
@@ -131,10 +131,11 @@ impl EncodingError {
 /// `size_scale` comes with `size_by`, `sqrt` sees no negative values, and `size_by` does
 /// not vary across the passes of a rolled layer.
 pub fn check(
-    trace: &Trace,
+    index: &TraceIndex<'_>,
     visible: &VisibleGraph,
     encoding: &Encoding,
 ) -> Result<(), EncodingError> {
+    let trace = index.trace;
     if encoding.size_scale.is_some() && encoding.size_by.is_none() {
         return Err(EncodingError::ScaleRequiresSizeBy);
     }
@@ -170,7 +171,7 @@ pub fn check(
     if let Some(source) = &encoding.size_by {
         for node in &visible.nodes {
             if let NodeKind::Layer(passes) = &node.kind {
-                if layer_value(trace, passes, source) == LayerValue::Varies {
+                if layer_value(index, passes, source) == LayerValue::Varies {
                     return Err(EncodingError::RolledVarying {
                         source_name: source.name(),
                         layer: trace.ops[passes[0]].layer_label.clone(),
@@ -182,7 +183,7 @@ pub fn check(
             let negative = visible
                 .nodes
                 .iter()
-                .filter_map(|node| node_value(trace, &node.kind, source, false))
+                .filter_map(|node| node_value(index, &node.kind, source, false))
                 .any(|v| v < 0.0);
             if negative {
                 return Err(EncodingError::NegativeForSqrt(source.name()));
@@ -200,10 +201,10 @@ enum LayerValue {
 }
 
 /// A rolled layer's value: the one value all its passes share.
-fn layer_value(trace: &Trace, passes: &[usize], source: &ValueSource) -> LayerValue {
+fn layer_value(index: &TraceIndex<'_>, passes: &[usize], source: &ValueSource) -> LayerValue {
     let values: Vec<Option<f64>> = passes
         .iter()
-        .map(|&p| source.value(trace, &trace.ops[p]))
+        .map(|&p| source.value(index, &index.trace.ops[p]))
         .collect();
     match values[..] {
         [] | [None, ..] if values.iter().all(Option::is_none) => LayerValue::Missing,
@@ -213,10 +214,15 @@ fn layer_value(trace: &Trace, passes: &[usize], source: &ValueSource) -> LayerVa
 }
 
 /// The value a drawn node is encoded by: operations and rolled layers only.
-fn node_value(trace: &Trace, kind: &NodeKind, source: &ValueSource, groups: bool) -> Option<f64> {
+fn node_value(
+    index: &TraceIndex<'_>,
+    kind: &NodeKind,
+    source: &ValueSource,
+    groups: bool,
+) -> Option<f64> {
     match kind {
-        NodeKind::Op(op) => source.value(trace, &trace.ops[*op]),
-        NodeKind::Layer(passes) => match layer_value(trace, passes, source) {
+        NodeKind::Op(op) => source.value(index, &index.trace.ops[*op]),
+        NodeKind::Layer(passes) => match layer_value(index, passes, source) {
             LayerValue::Value(v) => Some(v),
             _ => None,
         },
@@ -224,7 +230,7 @@ fn node_value(trace: &Trace, kind: &NodeKind, source: &ValueSource, groups: bool
         group if groups => group
             .ops()
             .iter()
-            .filter_map(|&op| source.value(trace, &trace.ops[op]))
+            .filter_map(|&op| source.value(index, &index.trace.ops[op]))
             .reduce(f64::max),
         _ => None,
     }
@@ -243,7 +249,7 @@ pub(crate) struct Scaled {
 }
 
 pub(crate) fn scale(
-    trace: &Trace,
+    index: &TraceIndex<'_>,
     visible: &VisibleGraph,
     source: &ValueSource,
     transform: fn(f64) -> f64,
@@ -253,7 +259,7 @@ pub(crate) fn scale(
     let values: Vec<Option<f64>> = visible
         .nodes
         .iter()
-        .map(|node| node_value(trace, &node.kind, source, groups))
+        .map(|node| node_value(index, &node.kind, source, groups))
         .collect();
     let drawn = values.iter().flatten().copied();
     let low = drawn.clone().fold(f64::INFINITY, f64::min);
@@ -268,7 +274,7 @@ pub(crate) fn scale(
         .nodes
         .iter()
         .filter(|node| match &node.kind {
-            NodeKind::Layer(passes) => layer_value(trace, passes, source) == LayerValue::Varies,
+            NodeKind::Layer(passes) => layer_value(index, passes, source) == LayerValue::Varies,
             _ => false,
         })
         .count();
@@ -359,18 +365,19 @@ fn median(mut values: Vec<f64>) -> Option<f64> {
 
 /// Colours and sizes the drawn nodes by value; returns what the key shows.
 pub(crate) fn apply(
-    trace: &Trace,
+    index: &TraceIndex<'_>,
     visible: &VisibleGraph,
     nodes: &mut [StyledNode],
     encoding: &Encoding,
     theme: &Theme,
 ) -> EncodingKey {
+    let trace = index.trace;
     let mut key = EncodingKey::default();
     let dark_page =
         contrast::ratio(&theme.page, "#000000") < contrast::ratio(&theme.page, "#FFFFFF");
     if let Some(source) = &encoding.color_by {
         let scaled = scale(
-            trace,
+            index,
             visible,
             source,
             |v| v,
@@ -429,7 +436,7 @@ pub(crate) fn apply(
             SizeScale::Sqrt => |v| v.max(0.0).sqrt(),
             SizeScale::Linear => |v| v,
         };
-        match scale(trace, visible, source, transform, false, false) {
+        match scale(index, visible, source, transform, false, false) {
             Some(scaled) => {
                 let typical = |axis: fn((f64, f64)) -> f64| {
                     median(
@@ -510,6 +517,7 @@ mod tests {
         ))
         .unwrap();
         let trace = Trace::from_json(&json).unwrap();
+        let index = TraceIndex::validate(&trace).unwrap();
         let parse = |name| ValueSource::parse(name, Channel::Color).unwrap();
         assert_eq!(parse("func_duration"), ValueSource::Time);
         assert_eq!(parse("tensor_fsize"), ValueSource::Bytes);
@@ -521,11 +529,11 @@ mod tests {
             .find(|op| op.params.len() == 2 && op.label.starts_with("linear"))
             .unwrap();
         // ConvNet's fc: Linear(16, 10), 170 parameters of float32.
-        assert_eq!(parse("num_params").value(&trace, fc), Some(170.0));
-        assert_eq!(parse("param_memory").value(&trace, fc), Some(680.0));
-        assert_eq!(parse("num_param_tensors").value(&trace, fc), Some(2.0));
+        assert_eq!(parse("num_params").value(&index, fc), Some(170.0));
+        assert_eq!(parse("param_memory").value(&index, fc), Some(680.0));
+        assert_eq!(parse("num_param_tensors").value(&index, fc), Some(2.0));
         assert_eq!(
-            parse("num_parents").value(&trace, fc),
+            parse("num_parents").value(&index, fc),
             Some(fc.parents.len() as f64)
         );
         let relu = trace
@@ -533,7 +541,7 @@ mod tests {
             .iter()
             .find(|op| op.params.is_empty() && op.kind == OpKind::Op)
             .unwrap();
-        assert_eq!(parse("num_params").value(&trace, relu), None);
+        assert_eq!(parse("num_params").value(&index, relu), None);
         assert_eq!(parse("param_memory").format(680.0), "680 B");
         assert_eq!(parse("num_params").name(), "num_params");
     }

@@ -5,7 +5,8 @@
 use std::fmt;
 use std::sync::Arc;
 
-use tl_trace_model::{OpRecord, Trace};
+use tl_collapse::TraceIndex;
+use tl_trace_model::OpRecord;
 
 use super::EncodingError;
 use crate::format;
@@ -182,13 +183,13 @@ impl ValueSource {
 
     /// The op's value, `None` when it has none (a field that is not a number included:
     /// [`check`](super::check) refuses those up front).
-    pub fn value(&self, trace: &Trace, op: &OpRecord) -> Option<f64> {
+    pub fn value(&self, index: &TraceIndex<'_>, op: &OpRecord) -> Option<f64> {
         match self {
             ValueSource::Params | ValueSource::ParamBytes if op.params.is_empty() => None,
             ValueSource::Params | ValueSource::ParamBytes => {
                 let bytes = matches!(self, ValueSource::ParamBytes);
                 let total = op.params.iter().try_fold(0u64, |total, address| {
-                    let param = trace.params.iter().find(|p| &p.address == address)?;
+                    let param = &index.trace.params[index.param(address)?];
                     Some(total + if bytes { param.bytes } else { param.numel })
                 });
                 total.map(|total| total as f64)

@@ -255,7 +255,7 @@ pub fn style_forward(
         )
         .into_iter()
         .collect();
-    let key = encoding::apply(trace, visible, &mut nodes, &options.encoding, theme);
+    let key = encoding::apply(shared, visible, &mut nodes, &options.encoding, theme);
     crate::edits::mark_nodes(trace, visible, &mut nodes, options.interventions, theme);
     // A focused drawing shows its reading key unless told not to; an encoded drawing shows
     // its scales, and only them unless the key is asked for.
