@@ -24,6 +24,13 @@ struct Generator {
 }
 
 impl Generator {
+    /// A generator of a trace of the model class `class_name`.
+    fn new(class_name: &str) -> Generator {
+        Generator {
+            builder: TraceBuilder::new(class_name),
+        }
+    }
+
     /// Records one op reading `parents`, inside `calls` (outermost first).
     fn op(
         &mut self,
@@ -107,9 +114,7 @@ impl Generator {
 
 /// A residual stack of `blocks` blocks (5 ops each, 4 more around them).
 pub fn residual_stack(blocks: usize) -> Trace {
-    let mut g = Generator {
-        builder: TraceBuilder::new("SyntheticStack"),
-    };
+    let mut g = Generator::new("SyntheticStack");
     let input = g.op(OpKind::Input, "input", &[], &[], Vec::new());
     let mut x = g.atomic("embed", "Linear", "self", &[], &input);
     g.builder.module("blocks", "ModuleList", "self", 0);
@@ -149,9 +154,7 @@ pub fn residual_stack(blocks: usize) -> Trace {
 /// read by every block's attention, `ln_1 -> attn -> add -> ln_2 -> mlp -> add` per block,
 /// a final norm and a head.
 pub fn transformer(blocks: usize) -> Trace {
-    let mut g = Generator {
-        builder: TraceBuilder::new("SyntheticTransformer"),
-    };
+    let mut g = Generator::new("SyntheticTransformer");
     let ids = g.op(OpKind::Input, "input", &[], &[], Vec::new());
     let top = g.enter("transformer", "Transformer", "self", &[]);
     let positions = g.op(OpKind::Op, "arange", &[], &top, Vec::new());
@@ -257,9 +260,7 @@ pub fn transformer_of_size(ops: usize) -> Trace {
 /// (one op with `inputs` parents and argument slots), then the output. Validation of it
 /// must stay linear in `inputs` (issue 31: 100,000 parents once took 15 s).
 pub fn wide_concat(inputs: usize) -> Trace {
-    let mut g = Generator {
-        builder: TraceBuilder::new("WideConcat"),
-    };
+    let mut g = Generator::new("WideConcat");
     let parents: Vec<String> = (0..inputs)
         .map(|_| g.op(OpKind::Input, "input", &[], &[], Vec::new()))
         .collect();
@@ -284,9 +285,7 @@ pub fn wide_concat(inputs: usize) -> Trace {
 /// A hostile shape for the layout guard: `n` operations each read by every one of `n` more
 /// (a complete bipartite graph K(n, n): n² arrows between two ranks), then one output.
 pub fn complete_bipartite(n: usize) -> Trace {
-    let mut g = Generator {
-        builder: TraceBuilder::new("CompleteBipartite"),
-    };
+    let mut g = Generator::new("CompleteBipartite");
     let input = g.op(OpKind::Input, "input", &[], &[], Vec::new());
     let first: Vec<String> = (0..n)
         .map(|_| {
@@ -311,9 +310,7 @@ pub fn complete_bipartite(n: usize) -> Trace {
 /// one before, with one linear layer run inside the innermost (issue 31: a tree 10,000
 /// deep took 2 GB for a 3-node drawing).
 pub fn deep_modules(depth: usize) -> Trace {
-    let mut g = Generator {
-        builder: TraceBuilder::new("DeepModules"),
-    };
+    let mut g = Generator::new("DeepModules");
     let input = g.op(OpKind::Input, "input", &[], &[], Vec::new());
     let mut calls: Vec<String> = Vec::with_capacity(depth);
     let mut parent = "self".to_owned();
