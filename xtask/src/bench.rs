@@ -33,9 +33,14 @@ fn release_binary() -> Result<PathBuf> {
 /// Writes the synthetic traces under `target/synthetic` where they are missing or not what
 /// this version's generator and canonical layout give; returns their paths.
 pub fn synthetic_traces() -> Result<Vec<PathBuf>> {
+    synthetic_traces_of(&SYNTHETIC_SIZES)
+}
+
+/// [`synthetic_traces`] of the given sizes (operations), for `cargo xtask synth OPS ...`.
+pub fn synthetic_traces_of(sizes: &[usize]) -> Result<Vec<PathBuf>> {
     let folder = repo_root().join("target").join("synthetic");
     std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
-    SYNTHETIC_SIZES
+    sizes
         .iter()
         .map(|&ops| {
             let path = folder.join(format!("transformer_{ops}.json"));
@@ -465,7 +470,9 @@ pub fn python(python: &Path, names: &[String]) -> Result<()> {
 type GuardShape = (String, PathBuf, Vec<&'static str>, &'static str);
 
 fn guard_shapes() -> Result<Vec<GuardShape>> {
-    use tl_trace_model::synthetic::{complete_bipartite, deep_modules, wide_concat};
+    use tl_trace_model::synthetic::{
+        chain_into_one, complete_bipartite, deep_modules, wide_concat,
+    };
     let folder = repo_root().join("target").join("synthetic");
     std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
     let large = transformer_of_size(100_000);
@@ -500,16 +507,59 @@ fn guard_shapes() -> Result<Vec<GuardShape>> {
             "guard.svg",
         ),
         (
+            "a chain of 400 ops, each read by one final op".into(),
+            chain_into_one(400),
+            vec![],
+            "guard.svg",
+        ),
+        (
+            "a chain of 100 ops, each read by one final op".into(),
+            chain_into_one(100),
+            vec![],
+            "guard.svg",
+        ),
+        (
             "a module tree 10,000 deep".into(),
             deep_modules(10_000),
             vec![],
             "guard.svg",
         ),
-        // 6,000 ops took over 9 minutes (docs/performance.md); 1,800 show the same escape.
+        // A mask read by every block: the hub load decides (docs/performance.md).
         (
             "transformer of 1,800 ops, depth 2".into(),
             transformer_of_size(1800),
             vec!["--depth", "2"],
+            "guard.svg",
+        ),
+        (
+            "transformer of 2,400 ops, depth 2".into(),
+            transformer_of_size(2400),
+            vec!["--depth", "2"],
+            "guard.svg",
+        ),
+        (
+            "transformer of 6,000 ops, depth 2".into(),
+            transformer_of_size(6000),
+            vec!["--depth", "2"],
+            "guard.svg",
+        ),
+        (
+            "transformer of 1,500 ops".into(),
+            transformer_of_size(1500),
+            vec![],
+            "guard.svg",
+        ),
+        (
+            "transformer of 1,800 ops".into(),
+            transformer_of_size(1800),
+            vec![],
+            "guard.svg",
+        ),
+        // Let through by a higher limit: the x placement's iteration bound keeps it short.
+        (
+            "transformer of 1,800 ops, --max-layout-cost 1000000".into(),
+            transformer_of_size(1800),
+            vec!["--max-layout-cost", "1000000"],
             "guard.svg",
         ),
         // The page's memory against the static drawing's, on the same trace.

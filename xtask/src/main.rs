@@ -20,8 +20,8 @@
 //!   rewrite them in canonical form (load + save with `tl-trace-model`).
 //! * `canonicalize FILE ...`: validate trace/bundle files and rewrite them canonically.
 //! * `theme-check`: every theme's text meets WCAG contrast on every fill it uses.
-//! * `synth`: write the synthetic transformer traces (1,000, 10,000 and 100,000 operations)
-//!   to `target/synthetic`.
+//! * `synth [OPS ...]`: write the synthetic transformer traces (1,000, 10,000 and 100,000
+//!   operations, or the sizes given) to `target/synthetic`.
 //! * `bench`: time the release program against the budgets of `docs/performance.md`.
 //! * `bench-compare`: time TorchLens 2.36.1's `draw` and tl-draw on the same models.
 //! * `bench-guard`: how fast the layout guard refuses adversarial shapes (dense two-rank
@@ -65,6 +65,22 @@ const SYSTEM_PACKAGES: &[&str] = &[
     "poppler-utils",
 ];
 
+/// The sizes `cargo xtask synth` was given, or `None` for the benchmark's own.
+fn synthetic_sizes(args: &[String]) -> Result<Option<Vec<usize>>> {
+    if args.is_empty() {
+        return Ok(None);
+    }
+    args.iter()
+        .map(|arg| {
+            arg.parse::<usize>()
+                .ok()
+                .filter(|&ops| ops > 0)
+                .ok_or_else(|| format!("synth takes sizes in operations (like 1800), not {arg:?}"))
+        })
+        .collect::<Result<Vec<_>>>()
+        .map(Some)
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
@@ -76,11 +92,16 @@ fn main() -> ExitCode {
         Some("fixtures") => fixtures(&args[1..]),
         Some("canonicalize") => canonicalize_all(args[1..].iter().map(PathBuf::from)),
         Some("theme-check") => theme_check(),
-        Some("synth") => bench::synthetic_traces().map(|paths| {
-            for path in paths {
-                println!("{}", path.display());
-            }
-        }),
+        Some("synth") => synthetic_sizes(&args[1..])
+            .and_then(|sizes| match sizes {
+                Some(sizes) => bench::synthetic_traces_of(&sizes),
+                None => bench::synthetic_traces(),
+            })
+            .map(|paths| {
+                for path in paths {
+                    println!("{}", path.display());
+                }
+            }),
         Some("wheel") => setup().and_then(|python| {
             install_python_package(&python)?;
             wheel::wheel(&python).map(|_| ())
@@ -100,7 +121,7 @@ fn main() -> ExitCode {
             })
             .and_then(|seconds| fuzz(FuzzBound::Seconds(seconds))),
         _ => Err(format!(
-            "unknown task {:?}; tasks: setup [--system], test, wheel, fixtures [NAME ...], canonicalize FILE ..., theme-check, synth, bench, bench-guard, bench-compare [NAME ...], bench-python [NAME ...], figures, fuzz [SECONDS]",
+            "unknown task {:?}; tasks: setup [--system], test, wheel, fixtures [NAME ...], canonicalize FILE ..., theme-check, synth [OPS ...], bench, bench-guard, bench-compare [NAME ...], bench-python [NAME ...], figures, fuzz [SECONDS]",
             args.first().map(String::as_str).unwrap_or("")
         )),
     };

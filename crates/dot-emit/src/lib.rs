@@ -446,6 +446,14 @@ fn legend_statement(legend: &Legend) -> String {
 
 /// The DOT source of a styled graph.
 pub fn emit(graph: &StyledGraph) -> String {
+    emit_limited(graph, None)
+}
+
+/// [`emit`] with Graphviz's `nslimit`: the x placement's network simplex stops after
+/// `nslimit` times the node count of iterations (the layout guard's
+/// `tl_layout::guard::position_limit`), so a shape on which it would run for minutes is
+/// placed in bounded time, less evenly.
+pub fn emit_limited(graph: &StyledGraph, nslimit: Option<u32>) -> String {
     let mut out = String::with_capacity(256 + graph.nodes.len() * 400);
     let style = &graph.style;
     let _ = writeln!(out, "// {}", graph.comment.replace('\n', " "));
@@ -456,10 +464,11 @@ pub fn emit(graph: &StyledGraph) -> String {
     );
     let _ = writeln!(
         out,
-        "\tgraph [bgcolor={} fontname={} label={} labeljust=l labelloc=t ordering=out rankdir={}]",
+        "\tgraph [bgcolor={} fontname={} label={} labeljust=l labelloc=t{} ordering=out rankdir={}]",
         quote(&style.page),
         quote(&style.font),
         left_lines(&graph.header, &style.font_color),
+        nslimit.map_or(String::new(), |limit| format!(" nslimit={limit}")),
         style.rankdir
     );
     let defaults = Defaults::of(graph);

@@ -385,10 +385,18 @@ pub fn draw_indexed(
     // One rank estimate serves the frames and the layout guard (margins do not change it).
     let ranks = guard::estimated_ranks(&styled);
     tl_layout::frames::widen_crossed_frames(&mut styled, &ranks);
-    limits.check_cost(guard::layout_cost_with(&styled, &ranks))?;
+    let cost = guard::layout_cost_with(&styled, &ranks);
+    limits.check_cost(cost, |node| {
+        let drawn = &styled.nodes[node];
+        let name = drawn.rows.first().map_or(&drawn.id, |row| &row.text);
+        format!("`{}`", tl_style::format::capped(name))
+    })?;
     let cone = (options.show_cone && options.graph != GraphKind::Backward)
         .then(|| cone_shading(index, visible, &styled, &theme));
-    let mut dot = tl_dot_emit::emit(&styled);
+    let nslimit = (!options.force)
+        .then(|| guard::position_limit(cost))
+        .flatten();
+    let mut dot = tl_dot_emit::emit_limited(&styled, nslimit);
     if let Some(cone) = &cone {
         // After the first comment line, which names the graph.
         let second_line = dot.find('\n').map_or(0, |n| n + 1);

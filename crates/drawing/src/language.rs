@@ -34,6 +34,7 @@ const PHRASINGS: &[(&str, &str, &str)] = &[
         "collapse=\"auto\"",
     ),
     ("depth= (--depth 2)", "--depth 2", "depth=2"),
+    ("depth= (--depth 1)", "--depth 1", "depth=1"),
     (
         "module= (--module <address>)",
         "--module <address>",
@@ -105,6 +106,12 @@ mod tests {
             virtual_nodes: 90_000,
             limit: 40_000,
         };
+        let hub = LayoutError::HubTooHeavy {
+            hub: "`tril_1_2`".to_owned(),
+            arrows: 148,
+            load: 3_000_000,
+            limit: 2_000_000,
+        };
         let missing = LayoutError::GraphvizUnavailable;
         let failed = LayoutError::Failed {
             engine: "embedded",
@@ -127,6 +134,7 @@ mod tests {
         vec![
             too_large.to_string(),
             crossings.to_string(),
+            hub.to_string(),
             missing.to_string(),
             failed.to_string(),
             not_found.to_string(),

@@ -24,6 +24,19 @@ pub enum LayoutError {
         /// The limit in force (on nodes plus virtual nodes).
         limit: usize,
     },
+    /// One node is joined to so many others far apart that laying out the bundle of long
+    /// arrows would take minutes (a mask every block reads): see [`crate::guard`].
+    #[error("in this drawing {hub} has {arrows} arrows to nodes far apart (a hub load of {load}, over the {limit} limit): laying out that bundle of long arrows would take minutes; fold it with collapse=\"auto\" (--collapse auto), depth= (--depth 1), or focus one module with module= (--module <address>); or lift the limit with --force")]
+    HubTooHeavy {
+        /// The hub's name as drawn.
+        hub: String,
+        /// Its arrows that cross at least two ranks.
+        arrows: usize,
+        /// Its long arrows times the ranks they cross.
+        load: usize,
+        /// The limit in force.
+        limit: usize,
+    },
     /// The system Graphviz `dot` program was asked for but is not installed.
     #[error("the Graphviz `dot` program was not found on PATH; install Graphviz (Debian/Ubuntu: apt install graphviz; macOS: brew install graphviz) or use the embedded layout engine (--layout-engine embedded, the default)")]
     GraphvizUnavailable,
@@ -47,7 +60,9 @@ impl LayoutError {
     /// The stable code of this error.
     pub fn code(&self) -> &'static str {
         match self {
-            LayoutError::TooLarge { .. } | LayoutError::TooCostly { .. } => "layout_too_large",
+            LayoutError::TooLarge { .. }
+            | LayoutError::TooCostly { .. }
+            | LayoutError::HubTooHeavy { .. } => "layout_too_large",
             LayoutError::GraphvizUnavailable => "graphviz_binary_unavailable",
             LayoutError::Failed { .. } => "graphviz_render_failed",
             LayoutError::EngineUnknown { .. } => "layout_engine_invalid",
@@ -58,7 +73,9 @@ impl LayoutError {
     pub fn is_refusal(&self) -> bool {
         matches!(
             self,
-            LayoutError::TooLarge { .. } | LayoutError::TooCostly { .. }
+            LayoutError::TooLarge { .. }
+                | LayoutError::TooCostly { .. }
+                | LayoutError::HubTooHeavy { .. }
         )
     }
 }

@@ -21,6 +21,44 @@ pub const DEFAULT_MAX_LAYOUT_COST: usize = 200_000;
 /// nodes: over 100 s), so 5,000 nodes is about 3-5 s (docs/performance.md).
 pub const DEFAULT_MAX_NODES: usize = 5000;
 
+/// The work the layered layout's x placement (its network simplex) may do on a drawing the
+/// guard lets through, in iterations times the points placed ([`LayoutCost::total`], what
+/// one iteration's tree update walks). Measured here at about 2.5 ns a unit, so about 10 s:
+/// a synthetic transformer of 1,800 operations (1,785 nodes, 101,685 points) ran over
+/// 9 minutes in this phase unbounded, and 8 s with the bound (docs/performance.md).
+pub const POSITION_BUDGET: f64 = 4.0e9;
+
+/// Bounds below this many iterations per drawn node are not written: drawings that small
+/// converge far sooner (GPT-2 small would be allowed 6,400), and their DOT stays as it was.
+const UNBOUNDED_POSITION: f64 = 1000.0;
+
+/// Graphviz's `nslimit` for `cost` (iterations of the x placement, per drawn node) that
+/// keeps that phase within [`POSITION_BUDGET`], or `None` when the drawing is too small to
+/// need one. Real models converge within it (the 32-layer Llama, allowed 12 per node,
+/// draws the same picture as without it); a shape that does not is placed in bounded time,
+/// less evenly. `force` lifts it with the other limits.
+pub fn position_limit(cost: LayoutCost) -> Option<u32> {
+    let work = cost.nodes.max(1) as f64 * cost.total().max(1) as f64;
+    let per_node = POSITION_BUDGET / work;
+    (per_node < UNBOUNDED_POSITION).then(|| per_node.floor().max(1.0) as u32)
+}
+
+/// The default ceiling on [`LayoutCost::hub_load`]. Measured on a synthetic transformer
+/// whose mask is read by every block (docs/performance.md): at full detail, 1,200
+/// operations (hub load 3.4 million) 2.6 s, 1,500 (6.3 million) 6 s, 1,800 (10.8 million)
+/// over 9 minutes; at `--depth 2`, where ranked `x2` labels split every rank, 1,200 (1.6
+/// million) 1.0 s, 1,800 (5.5 million) 8-12 s, 2,400 (13 million) 62 s, 6,000 (210
+/// million) over 5 minutes. The real models measured stay under 0.2 million (DenseNet-121's
+/// concatenations; the 32-layer Llama 0.01 million).
+pub const DEFAULT_MAX_HUB_LOAD: usize = 8_000_000;
+
+/// How much more a bundle of long arrows into one node costs than one out of one node, at
+/// the same arrows and ranks: a chain of operations each also read by one final `stack`
+/// lays out in 1.1 s at 100 operations (a load of 0.5 million before weighting), 15 s at 150
+/// (1.7 million), over 2 minutes at 200 (4 million); a mask read by every block of a
+/// synthetic transformer takes 6 s at 6.3 million (docs/performance.md).
+const CONVERGING_HUB_WEIGHT: usize = 8;
+
 /// What a layered layout of one drawing will cost, estimated before layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LayoutCost {
@@ -28,6 +66,17 @@ pub struct LayoutCost {
     pub nodes: usize,
     /// Virtual nodes: for every arrow, the ranks it passes through between its ends.
     pub virtual_nodes: usize,
+    /// The heaviest hub: over the nodes with arrows crossing at least two ranks, the most
+    /// such arrows out of one node, or into one (weighted by `CONVERGING_HUB_WEIGHT`),
+    /// times the ranks they cross in all; when ranked arrow labels split every
+    /// rank, those ranks are doubled and the load counted four times (measured: such a
+    /// drawing is about four times slower at the same load). One node read by hundreds of others
+    /// far apart (a mask every block reads) makes a bundle of parallel long arrows that the
+    /// layout's x placement and arrow routing take minutes over, at a point count the
+    /// total allows (see [`DEFAULT_MAX_HUB_LOAD`]).
+    pub hub_load: usize,
+    /// The node that hub is, and its arrows crossing at least two ranks, when there is one.
+    pub hub: Option<(usize, usize)>,
 }
 
 impl LayoutCost {
@@ -61,13 +110,32 @@ impl Limits {
         Ok(())
     }
 
-    /// Refuses a drawing whose estimated cost is over [`Limits::max_layout_cost`].
-    pub fn check_cost(&self, cost: LayoutCost) -> Result<(), LayoutError> {
-        if cost.total() > self.max_layout_cost && !self.force {
+    /// Refuses a drawing whose estimated cost is over [`Limits::max_layout_cost`], or whose
+    /// hub load is over [`DEFAULT_MAX_HUB_LOAD`] scaled as that limit is from its default
+    /// (`--max-layout-cost` moves both); `name` names a node of the drawing for the message.
+    pub fn check_cost(
+        &self,
+        cost: LayoutCost,
+        name: impl Fn(usize) -> String,
+    ) -> Result<(), LayoutError> {
+        if self.force {
+            return Ok(());
+        }
+        if cost.total() > self.max_layout_cost {
             return Err(LayoutError::TooCostly {
                 nodes: cost.nodes,
                 virtual_nodes: cost.virtual_nodes,
                 limit: self.max_layout_cost,
+            });
+        }
+        let hub_limit = (DEFAULT_MAX_HUB_LOAD as f64 * self.max_layout_cost as f64
+            / DEFAULT_MAX_LAYOUT_COST as f64) as usize;
+        if let (Some((hub, arrows)), true) = (cost.hub, cost.hub_load > hub_limit) {
+            return Err(LayoutError::HubTooHeavy {
+                hub: name(hub),
+                arrows,
+                load: cost.hub_load,
+                limit: hub_limit,
             });
         }
         Ok(())
@@ -91,17 +159,48 @@ pub fn layout_cost_with(graph: &StyledGraph, rank: &[usize]) -> LayoutCost {
         .iter()
         .any(|edge| !edge.label.is_empty() && !edge.label_floats);
     let scale = if ranked_labels { 2 } else { 1 };
+    let span = |edge: &tl_style::StyledEdge| rank[edge.from].abs_diff(rank[edge.to]).max(1) * scale;
     let virtual_nodes = graph
         .edges
         .iter()
-        .map(|edge| {
-            let span = rank[edge.from].abs_diff(rank[edge.to]).max(1);
-            (span * scale).saturating_sub(1)
-        })
+        .map(|edge| span(edge).saturating_sub(1))
         .fold(0usize, usize::saturating_add);
+    // Per node: long arrows in and out, and the ranks they cross. Both make a bundle: a
+    // mask read by every block, or every layer's output collected by one stack.
+    let mut long_out = vec![(0usize, 0usize); graph.nodes.len()];
+    let mut long_in = vec![(0usize, 0usize); graph.nodes.len()];
+    for edge in &graph.edges {
+        let crossed = span(edge);
+        if crossed > 2 {
+            for (arrows, ranks) in [&mut long_out[edge.from], &mut long_in[edge.to]] {
+                *arrows += 1;
+                *ranks = ranks.saturating_add(crossed);
+            }
+        }
+    }
+    let (hub, hub_load) = long_out
+        .iter()
+        .map(|&(arrows, ranks)| (arrows, ranks, 1))
+        .chain(
+            long_in
+                .iter()
+                .map(|&(arrows, ranks)| (arrows, ranks, CONVERGING_HUB_WEIGHT)),
+        )
+        .enumerate()
+        .map(|(at, (arrows, ranks, weight))| {
+            let load = arrows
+                .saturating_mul(ranks)
+                .saturating_mul(scale * scale * weight);
+            ((at % graph.nodes.len(), arrows), load)
+        })
+        .filter(|&(_, load)| load > 0)
+        .max_by_key(|&(_, load)| load)
+        .map_or((None, 0), |(hub, load)| (Some(hub), load));
     LayoutCost {
         nodes: graph.nodes.len(),
         virtual_nodes,
+        hub_load,
+        hub,
     }
 }
 
@@ -195,7 +294,10 @@ mod tests {
             layout_cost(&skip),
             LayoutCost {
                 nodes: 4,
-                virtual_nodes: 2
+                virtual_nodes: 2,
+                // The arrow into 3 crosses three ranks: a converging load of 3 x 8.
+                hub_load: 24,
+                hub: Some((3, 1)),
             }
         );
         assert_eq!(layout_cost(&skip).total(), 6);
@@ -227,5 +329,110 @@ mod tests {
         // 0 -> 1 -> 2 and a loop 2 -> 0: ranks 0, 1, 2; the back edge spans two ranks.
         let looped = graph(3, vec![edge(0, 1), edge(1, 2), edge(2, 0)]);
         assert_eq!(layout_cost(&looped).virtual_nodes, 1);
+    }
+
+    /// A mask read by `blocks` blocks, each a chain of `depth` ops: the mask sits below the
+    /// first block, and its arrow to block `b` crosses `b * depth` ranks.
+    fn masked_blocks(blocks: usize, depth: usize) -> StyledGraph {
+        let mut edges = Vec::new();
+        let mask = 0;
+        for b in 0..blocks {
+            let first = 1 + b * depth;
+            if b > 0 {
+                edges.push(edge(first - 1, first));
+            }
+            for op in first..first + depth - 1 {
+                edges.push(edge(op, op + 1));
+            }
+            edges.push(edge(mask, first + depth - 1));
+        }
+        graph(1 + blocks * depth, edges)
+    }
+
+    fn limits() -> Limits {
+        Limits {
+            max_nodes: DEFAULT_MAX_NODES,
+            max_layout_cost: DEFAULT_MAX_LAYOUT_COST,
+            force: false,
+        }
+    }
+
+    #[test]
+    fn a_hub_read_far_apart_is_refused_naming_it_and_force_or_a_higher_limit_lets_it_through() {
+        // 250 blocks of 2 ops: 63,000 points, well under the point limit, but the mask's
+        // long arrows cross 62,000 ranks in all: a load of 15 million.
+        let graph = masked_blocks(250, 2);
+        let cost = layout_cost(&graph);
+        assert!(cost.total() < DEFAULT_MAX_LAYOUT_COST / 3, "{cost:?}");
+        let (hub, arrows) = cost.hub.unwrap();
+        assert_eq!((hub, arrows), (0, 249), "{cost:?}");
+        let error = limits()
+            .check_cost(cost, |node| format!("`n{node}`"))
+            .unwrap_err();
+        assert_eq!(error.code(), "layout_too_large");
+        let message = error.to_string();
+        assert!(
+            message.contains("`n0` has 249 arrows to nodes far apart"),
+            "{message}"
+        );
+        // A quarter of the blocks is well within the limit.
+        assert!(limits()
+            .check_cost(layout_cost(&masked_blocks(60, 2)), |_| String::new())
+            .is_ok());
+        assert!(message.contains("--force"), "{message}");
+        let forced = Limits {
+            force: true,
+            ..limits()
+        };
+        assert!(forced.check_cost(cost, |_| String::new()).is_ok());
+        let raised = Limits {
+            max_layout_cost: DEFAULT_MAX_LAYOUT_COST * 100,
+            ..limits()
+        };
+        assert!(raised.check_cost(cost, |_| String::new()).is_ok());
+    }
+
+    #[test]
+    fn long_arrows_each_between_their_own_two_nodes_are_no_hub() {
+        // A chain of 700 ops in which op n also feeds op n + 300: 300 long arrows (90,000
+        // points), no two sharing an end, as the cache outputs of a decoder.
+        let mut edges: Vec<StyledEdge> = (0..699).map(|n| edge(n, n + 1)).collect();
+        edges.extend((0..300).map(|n| edge(n, n + 300)));
+        let cost = layout_cost(&graph(700, edges));
+        assert!(cost.hub_load <= 300 * CONVERGING_HUB_WEIGHT, "{cost:?}");
+        assert!(limits().check_cost(cost, |_| String::new()).is_ok());
+        let chain: Vec<StyledEdge> = (0..1999).map(|n| edge(n, n + 1)).collect();
+        let cost = layout_cost(&graph(2000, chain));
+        assert_eq!((cost.hub_load, cost.hub), (0, None));
+    }
+
+    #[test]
+    fn ranked_labels_count_a_hub_four_times_over_its_doubled_spans() {
+        let plain = layout_cost(&masked_blocks(10, 5));
+        let mut labelled = masked_blocks(10, 5);
+        labelled.edges[0].label = vec![EdgeText {
+            text: "x2".to_owned(),
+            size: EdgeTextSize::Note,
+        }];
+        assert_eq!(layout_cost(&labelled).hub_load, plain.hub_load * 8);
+    }
+
+    #[test]
+    fn the_position_limit_keeps_the_budget_and_leaves_small_drawings_alone() {
+        let cost = |nodes, virtual_nodes| LayoutCost {
+            nodes,
+            virtual_nodes,
+            hub_load: 0,
+            hub: None,
+        };
+        // GPT-2 small: 579 nodes, 1,073 points: no limit written.
+        assert_eq!(position_limit(cost(579, 494)), None);
+        // The 32-layer Llama: 12 iterations per node, which it converges within.
+        assert_eq!(position_limit(cost(1980, 157_801)), Some(12));
+        // Never below one iteration per node.
+        assert_eq!(position_limit(cost(100_000, 10_000_000)), Some(1));
+        let limited = cost(1785, 99_900);
+        let per_node = position_limit(limited).unwrap() as f64;
+        assert!(per_node * 1785.0 * limited.total() as f64 <= POSITION_BUDGET);
     }
 }

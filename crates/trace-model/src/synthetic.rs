@@ -306,6 +306,27 @@ pub fn complete_bipartite(n: usize) -> Trace {
     g.builder.finish()
 }
 
+/// A hostile shape for the layout guard: a chain of `n` operations, each also read by one
+/// final `stack` (every layer's output collected at the end): `n` long arrows into one node.
+pub fn chain_into_one(n: usize) -> Trace {
+    let mut g = Generator::new("ChainIntoOne");
+    let mut x = g.op(OpKind::Input, "input", &[], &[], Vec::new());
+    let mut collected = Vec::with_capacity(n);
+    for _ in 0..n {
+        x = g.op(
+            OpKind::Op,
+            "tanh",
+            std::slice::from_ref(&x),
+            &[],
+            Vec::new(),
+        );
+        collected.push(x.clone());
+    }
+    let stacked = g.op(OpKind::Op, "stack", &collected, &[], Vec::new());
+    g.op(OpKind::Output, "output", &[stacked], &[], Vec::new());
+    g.builder.finish()
+}
+
 /// A hostile shape for memory: a chain of `depth` modules, each called once inside the
 /// one before, with one linear layer run inside the innermost (issue 31: a tree 10,000
 /// deep took 2 GB for a 3-node drawing).

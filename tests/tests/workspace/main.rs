@@ -10,6 +10,7 @@ mod edits;
 mod escaping;
 mod fixtures;
 mod golden_dot;
+mod guard;
 mod hostile;
 mod interactive;
 mod real_models;

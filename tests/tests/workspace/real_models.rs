@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use tl_draw::guard::{layout_cost, DEFAULT_MAX_LAYOUT_COST};
+use tl_draw::guard::{layout_cost, DEFAULT_MAX_HUB_LOAD, DEFAULT_MAX_LAYOUT_COST};
 use tl_draw::{draw, DrawOptions, Trace};
 use tl_tests::fixtures_dir;
 
@@ -123,6 +123,11 @@ fn every_real_fixture_draws_at_full_detail_within_the_layout_guard() {
             .unwrap_or_else(|e| panic!("{name}: {e} [{}]", e.code()));
         let cost = layout_cost(&drawing.styled);
         assert!(cost.total() <= DEFAULT_MAX_LAYOUT_COST, "{name}: {cost:?}");
+        // No real model comes near the hub limit (DenseNet-121 is the highest measured).
+        assert!(
+            cost.hub_load * 10 <= DEFAULT_MAX_HUB_LOAD,
+            "{name}: {cost:?}"
+        );
         // The cost of a transformer grows with its depth linearly, never by a cliff: about
         // 41 virtual nodes a layer (measured: 248 / 494 / 986 / 1,970 at 6 / 12 / 24 / 48).
         let layers = match name {

@@ -166,10 +166,11 @@ draw_options! {
         takes "a whole number of at least 0",
         flag Int, "Refuse drawings with more nodes than this (they take minutes to lay out; default 5000)";
     /// Refuse to lay out a drawing whose estimated layout cost (drawn plus virtual nodes,
-    /// [`tl_layout::guard::layout_cost`]) is higher than this; `force` lifts it.
+    /// [`tl_layout::guard::layout_cost`]) is higher than this; the hub limit
+    /// ([`tl_layout::guard::DEFAULT_MAX_HUB_LOAD`]) moves in proportion; `force` lifts both.
     max_layout_cost(usize): usize = DEFAULT_MAX_LAYOUT_COST,
         takes "a whole number of at least 0",
-        flag Int, "Refuse drawings whose layout would place more nodes, drawn and virtual (one per rank an arrow crosses), than this: about 10 s of layout (default 200000)";
+        flag Int, "Refuse drawings whose layout would place more nodes, drawn and virtual (one per rank an arrow crosses), than this: about 10 s of layout (default 200000; the limit on one node read by many far apart moves with it)";
     /// Lay out however many nodes there are.
     force(bool): bool = false,
         takes "True or False",
