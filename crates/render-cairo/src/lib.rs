@@ -11,6 +11,7 @@
 
 mod fonts;
 mod paint;
+mod png_file;
 pub mod xdot;
 
 use std::io::Cursor;
@@ -90,9 +91,9 @@ pub enum RenderError {
     /// cairo refused.
     #[error("cairo failed while painting: {0}; try another format or a lower dpi")]
     Cairo(#[from] cairo::Error),
-    /// Writing the PNG stream failed.
-    #[error("cairo could not encode the PNG: {0}")]
-    Png(#[from] cairo::IoError),
+    /// Encoding the PNG failed.
+    #[error("the PNG could not be encoded: {0}; try another format or a lower dpi")]
+    Png(String),
     /// Writing the PDF or SVG stream failed.
     #[error("cairo could not write the document: {0}")]
     Stream(std::io::Error),
@@ -175,9 +176,8 @@ pub fn render(
             context.scale(scale, scale);
             paint_all(&context, &layout, frame, (width, height), options);
             drop(context);
-            let mut bytes = Vec::new();
-            surface.write_to_png(&mut bytes)?;
-            bytes
+            let mut surface = surface;
+            png_file::encode(&mut surface)?
         }
         Format::Pdf => {
             let scale = fit(1.0, MAX_PDF_SIDE, "points");
@@ -375,8 +375,11 @@ fn paint_all(
 
 /// Reads a PNG's pixel size (for tests and callers that check output).
 pub fn png_size(bytes: &[u8]) -> Result<(i32, i32), RenderError> {
-    let surface = ImageSurface::create_from_png(&mut Cursor::new(bytes))?;
-    Ok((surface.width(), surface.height()))
+    let info = png::Decoder::new(Cursor::new(bytes))
+        .read_info()
+        .map_err(|e| RenderError::Png(e.to_string()))?;
+    let header = info.info();
+    Ok((header.width as i32, header.height as i32))
 }
 
 #[cfg(test)]
