@@ -143,10 +143,11 @@ pub fn duration(seconds: f64) -> String {
     format!("{} {unit}", trimmed_decimals(value))
 }
 
-/// A duration with two decimals always, as profiling rows print it: `488.52 us`.
-pub fn duration_two_decimals(seconds: f64) -> String {
-    let (value, unit) = duration_unit(seconds);
-    format!("{value:.2} {unit}")
+/// A duration in milliseconds to three significant digits, as the key's time scale and the
+/// profiling rows both write it (`0.098 ms`, `1.46 ms`): one unit for a reader comparing a
+/// node's `t=` row with the key (TorchLens prints rows as `488.52 us`).
+pub fn milliseconds(seconds: f64) -> String {
+    format!("{} ms", significant(seconds * 1e3, 3))
 }
 
 fn duration_unit(seconds: f64) -> (f64, &'static str) {
@@ -311,8 +312,14 @@ mod tests {
         assert_eq!(duration(67.7e-6), "67.7 us");
         assert_eq!(duration(1.46e-3), "1.46 ms");
         assert_eq!(duration(2.5e-3), "2.5 ms");
-        assert_eq!(duration_two_decimals(488.52e-6), "488.52 us");
-        assert_eq!(duration_two_decimals(0.0), "0.00 ns");
+    }
+
+    #[test]
+    fn profiling_times_are_in_the_keys_milliseconds() {
+        assert_eq!(milliseconds(488.52e-6), "0.489 ms");
+        assert_eq!(milliseconds(30.76e-6), "0.0308 ms");
+        assert_eq!(milliseconds(1.46e-3), "1.46 ms");
+        assert_eq!(milliseconds(2.5), "2500 ms");
     }
 
     #[test]

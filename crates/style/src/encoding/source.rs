@@ -212,7 +212,7 @@ impl ValueSource {
     /// A value as the key writes it: `0.098 ms`, `15 KB`, `1.20 MFLOPs`, `0.5012`.
     pub fn format(&self, value: f64) -> String {
         match self {
-            ValueSource::Time => format!("{} ms", format::significant(value * 1e3, 3)),
+            ValueSource::Time => format::milliseconds(value),
             ValueSource::Bytes => format::bytes(value.round() as u64).replace(".0 ", " "),
             ValueSource::Flops => format::flops(value.round() as u64),
             ValueSource::Dims | ValueSource::Params => format::compact_count(value.round() as u64),

@@ -180,7 +180,7 @@ pub(super) fn box_node(
         if !times.is_empty() {
             rows.push(Row::plain(format!(
                 "t={}",
-                format::duration_two_decimals(times.iter().sum())
+                format::milliseconds(times.iter().sum())
             )));
         }
         rows.push(Row::plain(format!(

@@ -81,7 +81,7 @@ pub(super) fn profiling_rows(op: &OpRecord) -> Vec<Row> {
     // Inputs, outputs and buffers have no measured time: no `t=0.00 ns` row for them.
     let mut rows: Vec<Row> = op
         .duration_s
-        .map(|seconds| Row::plain(format!("t={}", format::duration_two_decimals(seconds))))
+        .map(|seconds| Row::plain(format!("t={}", format::milliseconds(seconds))))
         .into_iter()
         .collect();
     if let Some(bytes) = op.bytes {
