@@ -160,7 +160,7 @@ pub(crate) fn key_entries(trace: &Trace, interventions: bool, theme: &Theme) -> 
     let mut entries = vec![LegendEntry {
         ring: false,
         swatch: Some(Fill::Solid(edit_color.clone())),
-        text: "purple outline: an edited op (dashed: site inferred, not recorded)".to_owned(),
+        text: "purple outline: an edited op, or a box or fold holding one (a dashed op: site inferred, not recorded)".to_owned(),
     }];
     let clean = trace
         .edits

@@ -200,3 +200,46 @@ fn a_collapsed_box_takes_the_marks_of_what_it_holds() {
     );
     assert!(!node_line(&dot, "box:blocks.3:1").contains("holds edited"));
 }
+
+/// A fold is dashed because it is a fold: its key line must not read its dashes as an
+/// inferred site when it holds a recorded edit (issue 29).
+#[test]
+fn a_fold_holding_a_recorded_edit_is_not_read_as_an_inferred_site() {
+    let mut stack = trace("stack8");
+    let position = stack
+        .ops
+        .iter()
+        .position(|op| op.modules.last().is_some_and(|m| m == "blocks.2.mlp.fc1:1"))
+        .unwrap();
+    stack.ops[position].edits = vec![tl_trace_model::EditFire {
+        helper: "scale".to_owned(),
+        engine: None,
+    }];
+    stack.edits = Some(EditSet {
+        edits: vec![EditRecord {
+            helper: "scale".to_owned(),
+            target: "module blocks.2.mlp.fc1".to_owned(),
+            sites: vec![stack.ops[position].label.clone()],
+            recorded: true,
+        }],
+        clean_parent_available: false,
+    });
+    let dot = draw(
+        &stack,
+        &DrawOptions::default()
+            .view(View::Interventions)
+            .collapse(tl_draw::Collapse::Max),
+    )
+    .unwrap()
+    .dot;
+    let fold = dot
+        .lines()
+        .find(|l| l.contains("holds edited"))
+        .expect("the fold holding blocks.2 is marked");
+    assert!(fold.contains("dashed"), "a fold is dashed: {fold}");
+    assert!(!fold.contains("inferred"), "{fold}");
+    assert!(
+        dot.contains("an edited op, or a box or fold holding one (a dashed op: site inferred"),
+        "the key says what dashes mean, and on what"
+    );
+}
