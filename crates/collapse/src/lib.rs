@@ -483,7 +483,7 @@ pub fn visible_graph_with(
     // 2. Nodes in execution order; a group appears where its first drawn op ran.
     let (mut nodes, mut node_of_op, mut chains) =
         place_nodes(index, options, &groups, &used, &hidden, inside.as_deref());
-    surface_beside_boxes(index, &mut nodes, &node_of_op, &mut chains);
+    surface_beside_boxes(index, &mut nodes, &node_of_op);
 
     // 3. Focus stubs: one per outside op that feeds, or reads from, the focused module.
     if let Some(inside) = &inside {
@@ -582,13 +582,8 @@ fn place_nodes(
 }
 
 /// Ops of a boxed module drawn outside its box are "surfaced": the counts leave them out,
-/// and they stay with the box in the boxed call's cluster.
-fn surface_beside_boxes(
-    index: &TraceIndex<'_>,
-    nodes: &mut [Node],
-    node_of_op: &[Option<usize>],
-    chains: &mut [Vec<usize>],
-) {
+/// and they sit beside the box in the frame around it, with no frame of their own.
+fn surface_beside_boxes(index: &TraceIndex<'_>, nodes: &mut [Node], node_of_op: &[Option<usize>]) {
     let mut boxes_of: HashMap<String, Vec<usize>> = HashMap::default();
     for (position, node) in nodes.iter().enumerate() {
         if let NodeKind::ModuleBox(module_box) = &node.kind {
@@ -611,29 +606,9 @@ fn surface_beside_boxes(
             }
         }
     }
-
-    // A box and the ops surfaced beside it stay together in the boxed call's cluster, as in
-    // TorchLens 2.36.1 (`@blocks.0 (Block)` around the box and the block's residual add).
-    for (position, node) in nodes.iter().enumerate() {
-        let NodeKind::ModuleBox(ModuleBox {
-            call: Some(call),
-            surfaced,
-            ..
-        }) = &node.kind
-        else {
-            continue;
-        };
-        for &op in surfaced {
-            let stack = index.stack(op);
-            if let (Some(at), Some(drawn)) = (stack.iter().position(|c| c == call), node_of_op[op])
-            {
-                chains[drawn] = stack[..=at].to_vec();
-                if chains[position].last() != Some(call) {
-                    chains[position].push(*call);
-                }
-            }
-        }
-    }
+    // No frame of the boxed call around the box and the ops surfaced beside it: it would
+    // repeat the box's own title (`@blocks.7` in `@blocks.7`, issue 29), and each surfaced
+    // op's rows name the module already. TorchLens 2.36.1 draws that frame.
 }
 
 /// Clusters: the open calls (each node's `chain`, outermost first) holding at least two

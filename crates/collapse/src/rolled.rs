@@ -85,13 +85,20 @@ pub fn rolled_graph_with(
             }
         }
     }
-    // A box shares its module's cluster with the layers surfaced beside it, as unrolled.
-    for (position, node) in nodes.iter().enumerate() {
-        if let NodeKind::ModuleBox(b) = &node.kind {
-            if let (false, Some(&call)) =
-                (b.surfaced.is_empty(), first_call_of.get(b.address.as_str()))
-            {
-                chains[position].push(call);
+    // As unrolled: no frame of the boxed module around its box and the layers surfaced
+    // beside it (it would repeat the box's title).
+    for node in &nodes {
+        let NodeKind::ModuleBox(b) = &node.kind else {
+            continue;
+        };
+        let Some(&call) = first_call_of.get(b.address.as_str()) else {
+            continue;
+        };
+        for &op in &b.surfaced {
+            if let Some(layer) = node_of_op[op] {
+                if let Some(at) = chains[layer].iter().position(|&c| c == call) {
+                    chains[layer].truncate(at);
+                }
             }
         }
     }

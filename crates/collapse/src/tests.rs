@@ -190,21 +190,17 @@ fn stack_at_depth_one_draws_each_residual_add_beside_its_box() {
         .map(|e| e.to)
         .collect();
     assert_eq!(targets, [2, 3]);
-    // Each box and its add share the block's cluster, rolled or not (as TorchLens).
+    // No frame of the block around its own box and add, rolled or not: it would repeat the
+    // box's title (TorchLens 2.36.1 draws one; issue 29).
     let options = VisibilityOptions {
         depth: 1,
         ..VisibilityOptions::default()
     };
     let (rolled, _) = crate::rolled::rolled_graph(&trace, &options).unwrap();
     for graph in [&graph, &rolled] {
-        assert_eq!(graph.clusters.len(), 8);
+        assert!(graph.clusters.is_empty(), "{:?}", graph.clusters);
         let (box_node, add) = (&graph.nodes[2], &graph.nodes[3]);
-        assert!(box_node.cluster.is_some());
-        assert_eq!(box_node.cluster, add.cluster);
-        assert_eq!(
-            trace.module_calls[graph.clusters[box_node.cluster.unwrap()].call].label,
-            "blocks.0:1"
-        );
+        assert_eq!((box_node.cluster, add.cluster), (None, None));
     }
 }
 

@@ -314,11 +314,7 @@ fn rolled_drawings_take_the_collapse_plan_folds_and_focus() {
 /// squeezed against the border; frames no long arrow crosses keep the usual margin.
 #[test]
 fn frames_crossed_by_long_arrows_leave_them_room() {
-    let half = draw(
-        &trace("stack8"),
-        &DrawOptions::default().collapse(Collapse::Level(0.5)),
-    )
-    .unwrap();
+    let half = draw(&trace("stack8"), &DrawOptions::default().depth(2)).unwrap();
     let blocks: Vec<_> = half
         .styled
         .clusters
