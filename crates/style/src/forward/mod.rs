@@ -244,15 +244,25 @@ pub fn style_forward(
             )
         })
         .collect();
-    // Only the last output is pinned to the far end, as TorchLens does: pinning every output
-    // (GPT-2's key/value cache tensors are outputs made inside each block) forces each one's
-    // arrow past every later block's frame, which made layout ~40x slower on GPT-2 small.
+    // One output is pinned to the far end: the one made last (a model's logits, made after
+    // the key/value cache its blocks return, issue 29), where TorchLens pins the last one
+    // returned (a cache value, drawn above the logits at the end of a long arrow). Pinning
+    // every output (GPT-2's cache tensors are made inside each block) forces each one's
+    // arrow past every later block's frame, which made layout ~40x slower on GPT-2 small;
+    // the others sit beside what made them.
+    let made_at = |op: usize| shared.parents(op).iter().copied().max().unwrap_or(op);
     let sink = visible
         .nodes
         .iter()
-        .rposition(
-            |node| matches!(node.kind, NodeKind::Op(op) if trace.ops[op].kind == OpKind::Output),
-        )
+        .enumerate()
+        .filter_map(|(position, node)| match node.kind {
+            NodeKind::Op(op) if trace.ops[op].kind == OpKind::Output => {
+                Some((made_at(op), position))
+            }
+            _ => None,
+        })
+        .max()
+        .map(|(_, position)| position)
         .into_iter()
         .collect();
     let key = encoding::apply(shared, visible, &mut nodes, &options.encoding, theme);
