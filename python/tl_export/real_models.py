@@ -205,6 +205,27 @@ def _sequence_classifier() -> tuple[nn.Module, Any]:
     return SequenceClassifier(), torch.randint(0, 1000, (2, 32))
 
 
+class CellLoop(nn.Module):
+    """An ``nn.LSTMCell`` stepped by a Python loop over 64 time steps (one module called 64
+    times, each call fed the last call's ``(h, c)``), then a linear head on the last state."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cell = nn.LSTMCell(64, 128)
+        self.head = nn.Linear(128, 10)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = x.new_zeros(x.shape[0], 128)
+        c = x.new_zeros(x.shape[0], 128)
+        for step in range(x.shape[1]):
+            h, c = self.cell(x[:, step], (h, c))
+        return self.head(h)
+
+
+def _cell_loop() -> tuple[nn.Module, Any]:
+    return CellLoop(), torch.randn(2, 64, 64)
+
+
 REAL_MODELS = [
     RealModel("gpt2_small", "GPT-2 small (12 layers, width 768, 16 tokens), key/value cache as outputs", _gpt2(12)),
     RealModel("gpt2_6", "GPT-2 with 6 layers (width 768), cache as outputs", _gpt2(6), reference=False),
@@ -219,6 +240,7 @@ REAL_MODELS = [
     RealModel("densenet121", "torchvision DenseNet-121, 224x224", _torchvision("densenet121", 224)),
     RealModel("unet", "UNet (64-1024 channels, four skip joins), 128x128", _unet),
     RealModel("lstm_gru", "2-layer LSTM (256) and a GRU (128) over 32 tokens, linear head", _sequence_classifier),
+    RealModel("lstmcell_64", "an LSTMCell (64 to 128) stepped over 64 time steps by a loop, linear head", _cell_loop),
 ]
 
 BY_NAME = {model.name: model for model in REAL_MODELS}

@@ -284,7 +284,10 @@ pub fn hidden_ops(index: &TraceIndex<'_>, buffers: BufferVisibility) -> Vec<bool
 /// (a ConvBlock's final relu) stays in the box, where the guide counts it ("4 ops + 6
 /// buffers"): drawn beside it, it would show nothing the box does not.
 pub(crate) fn surfaces(index: &TraceIndex<'_>, i: usize) -> bool {
-    if !index.trace.ops[i].is_atomic_module && !index.is_leaf_output(i) {
+    // Several outputs of a leaf call (an `nn.LSTMCell`'s h and c) are that call's work split
+    // in two: a box of the call holds them (`depth=1`: `@cell:1 LSTMCell, 2 ops`, as
+    // TorchLens boxes each call), where a single op is the module's rectangle.
+    if !index.trace.ops[i].is_atomic_module {
         return false;
     }
     let Some(&own) = index.stack(i).last() else {

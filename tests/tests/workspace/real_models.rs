@@ -376,3 +376,22 @@ fn a_tensor_read_in_several_slots_shows_each_slot_and_the_count() {
     assert!(arrow.contains("arg 0<BR/>arg 1<BR/>arg 2"), "{arrow}");
     assert!(arrow.contains(">x3<"), "{arrow}");
 }
+
+/// An `nn.LSTMCell` stepped 64 times by a loop: at `depth=1` each call is one box holding
+/// its two outputs (h and c), as TorchLens draws it (133 nodes); before, the two outputs
+/// stayed rectangles and nothing was boxed (197 nodes, issue 29).
+#[test]
+fn a_cell_called_in_a_loop_is_one_box_per_call_at_depth_one() {
+    let trace = Trace::load(real("lstmcell_64")).unwrap();
+    let drawing = draw(&trace, &DrawOptions::default().depth(1)).unwrap();
+    let boxes = drawing
+        .dot
+        .lines()
+        .filter(|l| l.contains("shape=box3d") && l.contains("<B>@cell:"))
+        .count();
+    assert_eq!(boxes, 64);
+    assert_eq!(drawing.styled.nodes.len(), 133, "TorchLens's count");
+    // Full detail still draws both outputs of every call as the cell's rectangles.
+    let full = draw(&trace, &DrawOptions::default()).unwrap();
+    assert_eq!(full.styled.nodes.len(), 197);
+}
