@@ -226,6 +226,39 @@ def _cell_loop() -> tuple[nn.Module, Any]:
     return CellLoop(), torch.randn(2, 64, 64)
 
 
+class DictVAE(nn.Module):
+    """A convolutional VAE for 64x64 images whose forward returns a dict (reconstruction,
+    mean, log-variance), as many research codebases write it."""
+
+    def __init__(self, latent: int = 128) -> None:
+        super().__init__()
+        self.encoder = nn.Sequential(
+            nn.Conv2d(3, 32, 4, 2, 1), nn.ReLU(),
+            nn.Conv2d(32, 64, 4, 2, 1), nn.ReLU(),
+            nn.Conv2d(64, 128, 4, 2, 1), nn.ReLU(),
+            nn.Flatten(),
+        )
+        self.mean = nn.Linear(128 * 8 * 8, latent)
+        self.log_var = nn.Linear(128 * 8 * 8, latent)
+        self.project = nn.Linear(latent, 128 * 8 * 8)
+        self.decoder = nn.Sequential(
+            nn.ConvTranspose2d(128, 64, 4, 2, 1), nn.ReLU(),
+            nn.ConvTranspose2d(64, 32, 4, 2, 1), nn.ReLU(),
+            nn.ConvTranspose2d(32, 3, 4, 2, 1), nn.Sigmoid(),
+        )
+
+    def forward(self, x: torch.Tensor) -> dict[str, torch.Tensor]:
+        features = self.encoder(x)
+        mean, log_var = self.mean(features), self.log_var(features)
+        z = mean + torch.randn_like(mean) * torch.exp(0.5 * log_var)
+        reconstruction = self.decoder(self.project(z).view(-1, 128, 8, 8))
+        return {"reconstruction": reconstruction, "mean": mean, "log_var": log_var}
+
+
+def _dict_vae() -> tuple[nn.Module, Any]:
+    return DictVAE(), torch.randn(2, 3, 64, 64)
+
+
 REAL_MODELS = [
     RealModel("gpt2_small", "GPT-2 small (12 layers, width 768, 16 tokens), key/value cache as outputs", _gpt2(12)),
     RealModel("gpt2_6", "GPT-2 with 6 layers (width 768), cache as outputs", _gpt2(6), reference=False),
@@ -240,6 +273,7 @@ REAL_MODELS = [
     RealModel("densenet121", "torchvision DenseNet-121, 224x224", _torchvision("densenet121", 224)),
     RealModel("unet", "UNet (64-1024 channels, four skip joins), 128x128", _unet),
     RealModel("lstm_gru", "2-layer LSTM (256) and a GRU (128) over 32 tokens, linear head", _sequence_classifier),
+    RealModel("vae_dict", "a convolutional VAE (64x64, latent 128) returning a dict", _dict_vae),
     RealModel("lstmcell_64", "an LSTMCell (64 to 128) stepped over 64 time steps by a loop, linear head", _cell_loop),
 ]
 

@@ -8,10 +8,11 @@ use tl_trace_model::OpKind;
 
 use crate::TraceIndex;
 
-/// The fewest alike outputs drawn as one node.
-const MIN_GROUP: usize = 3;
+/// The fewest alike outputs drawn as one node: two (a VAE's mean and log-variance) already
+/// make `max` one node smaller, as TorchLens's own `max` is (issue 29).
+const MIN_GROUP: usize = 2;
 
-/// Runs of at least three (`MIN_GROUP`) consecutive drawn outputs (`hidden[op]` false) of the same
+/// Runs of at least two (`MIN_GROUP`) consecutive drawn outputs (`hidden[op]` false) of the same
 /// shape and dtype, each as the outputs' labels in trace order.
 pub fn output_groups(index: &TraceIndex<'_>, hidden: &[bool]) -> Vec<Vec<String>> {
     let trace = index.trace;
