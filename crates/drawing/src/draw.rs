@@ -389,7 +389,9 @@ pub fn draw_indexed(
     limits.check_cost(cost, |node| {
         let drawn = &styled.nodes[node];
         let name = drawn.rows.first().map_or(&drawn.id, |row| &row.text);
-        format!("`{}`", tl_style::format::capped(name))
+        // As the drawing shows it: cut, and control characters escaped (a terminal).
+        let shown = tl_style::format::capped(name);
+        format!("`{}`", tl_style::format::visible_controls(&shown))
     })?;
     let cone = (options.show_cone && options.graph != GraphKind::Backward)
         .then(|| cone_shading(index, visible, &styled, &theme));

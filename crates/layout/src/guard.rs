@@ -68,12 +68,12 @@ pub struct LayoutCost {
     pub virtual_nodes: usize,
     /// The heaviest hub: over the nodes with arrows crossing at least two ranks, the most
     /// such arrows out of one node, or into one (weighted by `CONVERGING_HUB_WEIGHT`),
-    /// times the ranks they cross in all; when ranked arrow labels split every
-    /// rank, those ranks are doubled and the load counted four times (measured: such a
-    /// drawing is about four times slower at the same load). One node read by hundreds of others
-    /// far apart (a mask every block reads) makes a bundle of parallel long arrows that the
-    /// layout's x placement and arrow routing take minutes over, at a point count the
-    /// total allows (see [`DEFAULT_MAX_HUB_LOAD`]).
+    /// times the ranks they cross in all; when ranked arrow labels split every rank, those
+    /// ranks are doubled and the load counted four times (measured: such a drawing is about
+    /// four times slower at the same load). One node read by hundreds of others far apart
+    /// (a mask every block reads) makes a bundle of parallel long arrows that the layout's
+    /// x placement and arrow routing take minutes over, at a point count the total allows
+    /// (see [`DEFAULT_MAX_HUB_LOAD`]).
     pub hub_load: usize,
     /// The node that hub is, and its arrows crossing at least two ranks, when there is one.
     pub hub: Option<(usize, usize)>,
@@ -375,11 +375,11 @@ mod tests {
             message.contains("`n0` has 249 arrows to nodes far apart"),
             "{message}"
         );
+        assert!(message.contains("--force"), "{message}");
         // A quarter of the blocks is well within the limit.
         assert!(limits()
             .check_cost(layout_cost(&masked_blocks(60, 2)), |_| String::new())
             .is_ok());
-        assert!(message.contains("--force"), "{message}");
         let forced = Limits {
             force: true,
             ..limits()
