@@ -233,18 +233,24 @@ class DictVAE(nn.Module):
     def __init__(self, latent: int = 128) -> None:
         super().__init__()
         self.encoder = nn.Sequential(
-            nn.Conv2d(3, 32, 4, 2, 1), nn.ReLU(),
-            nn.Conv2d(32, 64, 4, 2, 1), nn.ReLU(),
-            nn.Conv2d(64, 128, 4, 2, 1), nn.ReLU(),
+            nn.Conv2d(3, 32, 4, 2, 1),
+            nn.ReLU(),
+            nn.Conv2d(32, 64, 4, 2, 1),
+            nn.ReLU(),
+            nn.Conv2d(64, 128, 4, 2, 1),
+            nn.ReLU(),
             nn.Flatten(),
         )
         self.mean = nn.Linear(128 * 8 * 8, latent)
         self.log_var = nn.Linear(128 * 8 * 8, latent)
         self.project = nn.Linear(latent, 128 * 8 * 8)
         self.decoder = nn.Sequential(
-            nn.ConvTranspose2d(128, 64, 4, 2, 1), nn.ReLU(),
-            nn.ConvTranspose2d(64, 32, 4, 2, 1), nn.ReLU(),
-            nn.ConvTranspose2d(32, 3, 4, 2, 1), nn.Sigmoid(),
+            nn.ConvTranspose2d(128, 64, 4, 2, 1),
+            nn.ReLU(),
+            nn.ConvTranspose2d(64, 32, 4, 2, 1),
+            nn.ReLU(),
+            nn.ConvTranspose2d(32, 3, 4, 2, 1),
+            nn.Sigmoid(),
         )
 
     def forward(self, x: torch.Tensor) -> dict[str, torch.Tensor]:
