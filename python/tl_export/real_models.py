@@ -102,6 +102,30 @@ def _llama(layers: int) -> Callable[[], tuple[nn.Module, Any]]:
     return build
 
 
+class MambaWithCache(nn.Module):
+    """A Mamba language model (``transformers`` ``MambaForCausalLM``, Mamba-130m's shape: 24
+    layers, width 768, state 16) on the slow path (no CUDA kernels), returning its logits and
+    every layer's convolution and state cache tensors."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        from transformers import MambaConfig, MambaForCausalLM
+
+        config = MambaConfig(vocab_size=50280, hidden_size=768, num_hidden_layers=24, state_size=16)
+        self.mamba = MambaForCausalLM(config)
+
+    def forward(self, input_ids: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        out = self.mamba(input_ids, use_cache=True)
+        tensors: list[torch.Tensor] = []
+        for layer in out.cache_params.layers:
+            tensors += [layer.conv_states, layer.recurrent_states]
+        return (out.logits, *tensors)
+
+
+def _mamba() -> tuple[nn.Module, Any]:
+    return MambaWithCache(), torch.randint(0, 50280, (1, TOKENS))
+
+
 def _bert() -> tuple[nn.Module, Any]:
     from transformers import BertConfig, BertModel
 
@@ -279,6 +303,7 @@ REAL_MODELS = [
     RealModel("densenet121", "torchvision DenseNet-121, 224x224", _torchvision("densenet121", 224)),
     RealModel("unet", "UNet (64-1024 channels, four skip joins), 128x128", _unet),
     RealModel("lstm_gru", "2-layer LSTM (256) and a GRU (128) over 32 tokens, linear head", _sequence_classifier),
+    RealModel("mamba", "Mamba (24 layers, width 768, state 16: Mamba-130m's shape), cache as outputs", _mamba),
     RealModel("vae_dict", "a convolutional VAE (64x64, latent 128) returning a dict", _dict_vae),
     RealModel("lstmcell_64", "an LSTMCell (64 to 128) stepped over 64 time steps by a loop, linear head", _cell_loop),
 ]

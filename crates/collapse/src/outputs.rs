@@ -12,34 +12,60 @@ use crate::TraceIndex;
 /// make `max` one node smaller, as TorchLens's own `max` is (issue 29).
 const MIN_GROUP: usize = 2;
 
-/// Runs of at least two (`MIN_GROUP`) consecutive drawn outputs (`hidden[op]` false) of the same
-/// shape and dtype, each as the outputs' labels in trace order.
+/// The fewest outputs of a group that repeats a pair of shapes (two whole pairs).
+const MIN_PAIRED_GROUP: usize = 4;
+
+/// Runs of consecutive drawn outputs (`hidden[op]` false) that repeat one shape and dtype
+/// (at least `MIN_GROUP`), or a pair of them in turn (at least `MIN_PAIRED_GROUP`: a Mamba's
+/// cache, a convolution state then a recurrent state per layer), each as the outputs' labels
+/// in trace order.
 pub fn output_groups(index: &TraceIndex<'_>, hidden: &[bool]) -> Vec<Vec<String>> {
     let trace = index.trace;
-    let outputs = trace
+    let outputs: Vec<&tl_trace_model::OpRecord> = trace
         .ops
         .iter()
         .enumerate()
         .filter(|&(i, op)| op.kind == OpKind::Output && !hidden.get(i).copied().unwrap_or(false))
-        .map(|(_, op)| op);
-    let mut groups: Vec<Vec<String>> = Vec::new();
-    let mut run: Vec<&tl_trace_model::OpRecord> = Vec::new();
-    let mut close = |run: &mut Vec<&tl_trace_model::OpRecord>| {
-        if run.len() >= MIN_GROUP {
-            groups.push(run.iter().map(|op| op.label.clone()).collect());
-        }
-        run.clear();
+        .map(|(_, op)| op)
+        .collect();
+    let alike = |a: usize, b: usize| {
+        outputs[a].shape.is_some()
+            && outputs[a].shape == outputs[b].shape
+            && outputs[a].dtype == outputs[b].dtype
     };
-    for op in outputs {
-        let alike = run.last().is_some_and(|last| {
-            last.shape == op.shape && last.dtype == op.dtype && op.shape.is_some()
-        });
-        if !alike {
-            close(&mut run);
+    // How far from `start` each output is alike the one `period` before it.
+    let run = |start: usize, period: usize| {
+        (start + period..outputs.len())
+            .take_while(|&at| alike(at, at - period))
+            .count()
+            + period
+    };
+    let mut groups: Vec<Vec<String>> = Vec::new();
+    let mut start = 0;
+    while start < outputs.len() {
+        let single = run(start, 1).min(outputs.len() - start);
+        let paired = if start + 1 < outputs.len() && !alike(start, start + 1) {
+            run(start, 2).min(outputs.len() - start) / 2 * 2
+        } else {
+            0
+        };
+        let length = if single >= MIN_GROUP {
+            single
+        } else if paired >= MIN_PAIRED_GROUP {
+            paired
+        } else {
+            1
+        };
+        if length > 1 {
+            groups.push(
+                outputs[start..start + length]
+                    .iter()
+                    .map(|op| op.label.clone())
+                    .collect(),
+            );
         }
-        run.push(op);
+        start += length;
     }
-    close(&mut run);
     groups
 }
 
@@ -128,5 +154,21 @@ mod tests {
         assert!(blocks);
         // Full detail keeps every output.
         assert!(schedule.none().plan.is_empty());
+    }
+
+    #[test]
+    fn a_cache_of_two_shapes_in_turn_is_one_group_and_two_alike_outputs_are_one() {
+        // Mamba: logits, then a convolution state and a recurrent state per layer.
+        let trace = real("mamba");
+        let index = TraceIndex::validate(&trace).unwrap();
+        let groups = output_groups(&index, &hidden_ops(&index, BufferVisibility::Meaningful));
+        assert_eq!(groups.len(), 1);
+        assert_eq!(groups[0].len(), 48, "two cache tensors per layer");
+        assert!(!groups[0].contains(&"output_1:1".to_owned()), "the logits");
+        // A VAE's mean and log-variance (alike), beside its reconstruction (unlike them).
+        let trace = real("vae_dict");
+        let index = TraceIndex::validate(&trace).unwrap();
+        let groups = output_groups(&index, &hidden_ops(&index, BufferVisibility::Meaningful));
+        assert_eq!(groups, [["output_2:1".to_owned(), "output_3:1".to_owned()]]);
     }
 }

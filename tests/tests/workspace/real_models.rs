@@ -120,8 +120,16 @@ fn every_real_fixture_draws_at_full_detail_within_the_layout_guard() {
     for name in committed() {
         let name = name.as_str();
         let trace = Trace::load(real(name)).unwrap();
-        let drawing = draw(&trace, &DrawOptions::default())
-            .unwrap_or_else(|e| panic!("{name}: {e} [{}]", e.code()));
+        let drawing = match draw(&trace, &DrawOptions::default()) {
+            Ok(drawing) => drawing,
+            // Mamba-130m's 5,103 nodes: over the node limit, refused with the remedies.
+            Err(error) if name == "mamba" => {
+                assert_eq!(error.code(), "layout_too_large");
+                assert!(error.to_string().contains("5103 nodes"), "{error}");
+                continue;
+            }
+            Err(error) => panic!("{name}: {error} [{}]", error.code()),
+        };
         let cost = layout_cost(&drawing.styled);
         assert!(cost.total() <= DEFAULT_MAX_LAYOUT_COST, "{name}: {cost:?}");
         // No real model comes near the hub limit (DenseNet-121 is the highest measured).
@@ -316,6 +324,8 @@ fn folded_language_models_draw_their_cache_as_one_output_node() {
         ("gpt2_48", 48, "(1, 12, 16, 64)"),
         ("llama_4", 4, "(1, 2, 16, 64)"),
         ("llama_32", 32, "(1, 2, 16, 64)"),
+        // A convolution state then a recurrent state per layer: a pair of shapes in turn.
+        ("mamba", 24, "(1, 1536, 4) and (1, 1536, 16) in turn"),
     ] {
         let trace = Trace::load(real(name)).unwrap();
         let auto = draw(&trace, &DrawOptions::default().collapse(Collapse::Auto)).unwrap();
@@ -334,7 +344,8 @@ fn folded_language_models_draw_their_cache_as_one_output_node() {
         let rows: Vec<&str> = cache[0].rows.iter().map(|row| row.text.as_str()).collect();
         assert_eq!(rows[0], format!("{} outputs", 2 * layers), "{name}");
         assert!(
-            rows[1].starts_with(&format!("{shape} each, ")),
+            rows[1].starts_with(&format!("{shape}, "))
+                || rows[1].starts_with(&format!("{shape} each, ")),
             "{name}: {rows:?}"
         );
         // Embedding, blocks and head: the blocks boxed, or a run of them in a capsule.
@@ -345,12 +356,12 @@ fn folded_language_models_draw_their_cache_as_one_output_node() {
             .filter(|node| node.id.contains(".h.") || node.id.contains(".layers."))
             .count();
         assert!(blocks >= 2, "{name}: the blocks are drawn ({blocks})");
-        assert_eq!(
-            rows[2],
-            format!("@output.1 ... @output.{}", 2 * layers),
-            "{name}"
+        assert!(
+            rows[2].starts_with("@output.1")
+                && rows[2].contains(&format!(" ... @output.{}", 2 * layers)),
+            "{name}: {rows:?}"
         );
-        let full = draw(&trace, &DrawOptions::default()).unwrap();
+        let full = draw(&trace, &DrawOptions::default().force(true)).unwrap();
         let outputs = full.dot.matches("@output.").count();
         assert!(
             outputs > 2 * layers,

@@ -339,12 +339,21 @@ fn output_group_node(trace: &Trace, ops: &[usize], theme: &Theme, used: &mut Use
     used.role(Role::Output);
     let total: u64 = ops.iter().filter_map(|&op| trace.ops[op].bytes).sum();
     let mut rows = vec![Row::bold(format!("{} outputs", ops.len()))];
-    if let Some(shape) = &first.shape {
-        rows.push(Row::plain(format!(
+    // One shape each, or a pair of shapes in turn (a Mamba's convolution and state caches).
+    let second = trace.ops[ops[1.min(ops.len() - 1)]].shape.as_ref();
+    match (&first.shape, second) {
+        (Some(shape), Some(other)) if other != shape => rows.push(Row::plain(format!(
+            "{} and {} in turn, {} in all",
+            format::shape(shape),
+            format::shape(other),
+            format::bytes(total)
+        ))),
+        (Some(shape), _) => rows.push(Row::plain(format!(
             "{} each, {} in all",
             format::shape(shape),
             format::bytes(total)
-        )));
+        ))),
+        (None, _) => {}
     }
     if let (Some(from), Some(to)) = (&first.io_role, &last.io_role) {
         rows.push(Row::plain(format!("@{from} ... @{to}")));
