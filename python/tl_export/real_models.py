@@ -126,6 +126,32 @@ def _mamba() -> tuple[nn.Module, Any]:
     return MambaWithCache(), torch.randint(0, 50280, (1, TOKENS))
 
 
+class T5WithCache(nn.Module):
+    """T5-small (``transformers`` ``T5ForConditionalGeneration`` with its default config: 6
+    encoder and 6 decoder layers, width 512) on 16 source and 8 target tokens, returning its
+    logits, every decoder layer's self- and cross-attention key and value caches, and the
+    encoder's last hidden state, as ``transformers`` returns them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        from transformers import T5Config, T5ForConditionalGeneration
+
+        self.t5 = T5ForConditionalGeneration(T5Config())
+
+    def forward(self, input_ids: torch.Tensor, decoder_input_ids: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        out = self.t5(input_ids=input_ids, decoder_input_ids=decoder_input_ids, use_cache=True)
+        tensors: list[torch.Tensor] = []
+        cache = out.past_key_values
+        for layers in (cache.self_attention_cache.layers, cache.cross_attention_cache.layers):
+            for layer in layers:
+                tensors += [layer.keys, layer.values]
+        return (out.logits, *tensors, out.encoder_last_hidden_state)
+
+
+def _t5() -> tuple[nn.Module, Any]:
+    return T5WithCache(), (torch.randint(0, 32128, (1, TOKENS)), torch.randint(0, 32128, (1, 8)))
+
+
 def _bert() -> tuple[nn.Module, Any]:
     from transformers import BertConfig, BertModel
 
@@ -303,6 +329,7 @@ REAL_MODELS = [
     RealModel("densenet121", "torchvision DenseNet-121, 224x224", _torchvision("densenet121", 224)),
     RealModel("unet", "UNet (64-1024 channels, four skip joins), 128x128", _unet),
     RealModel("lstm_gru", "2-layer LSTM (256) and a GRU (128) over 32 tokens, linear head", _sequence_classifier),
+    RealModel("t5_small", "T5-small (6 + 6 layers, width 512), caches and encoder state as outputs", _t5),
     RealModel("mamba", "Mamba (24 layers, width 768, state 16: Mamba-130m's shape), cache as outputs", _mamba),
     RealModel("vae_dict", "a convolutional VAE (64x64, latent 128) returning a dict", _dict_vae),
     RealModel("lstmcell_64", "an LSTMCell (64 to 128) stepped over 64 time steps by a loop, linear head", _cell_loop),

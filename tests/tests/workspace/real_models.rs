@@ -68,7 +68,7 @@ fn the_real_fixtures_cover_the_families_users_draw() {
 
 #[test]
 fn only_the_output_made_last_is_pinned_to_the_sink() {
-    for name in ["gpt2_small", "gpt2_48", "llama_4", "llama_32"] {
+    for name in ["gpt2_small", "gpt2_48", "llama_4", "llama_32", "t5_small"] {
         let trace = Trace::load(real(name)).unwrap();
         let outputs: Vec<&str> = trace
             .ops
@@ -84,8 +84,8 @@ fn only_the_output_made_last_is_pinned_to_the_sink() {
         let drawing = draw(&trace, &DrawOptions::default()).unwrap();
         let sink = sink_members(&drawing.dot);
         // The logits (`output_1`, returned first, made last by the head), never the last
-        // cache value returned (TorchLens pins that one, above the logits at the end of a
-        // long arrow). Node ids name the layer and its pass: `output_1pass1`.
+        // cache value or T5's encoder state returned last (TorchLens pins that one, above the
+        // logits at the end of a long arrow). Node ids name the layer and its pass.
         assert_eq!(
             sink,
             ["output_1pass1".to_owned()],
