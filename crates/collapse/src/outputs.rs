@@ -43,9 +43,9 @@ pub fn output_groups(index: &TraceIndex<'_>, hidden: &[bool]) -> Vec<Vec<String>
     let mut groups: Vec<Vec<String>> = Vec::new();
     let mut start = 0;
     while start < outputs.len() {
-        let single = run(start, 1).min(outputs.len() - start);
+        let single = run(start, 1);
         let paired = if start + 1 < outputs.len() && !alike(start, start + 1) {
-            run(start, 2).min(outputs.len() - start) / 2 * 2
+            run(start, 2) / 2 * 2
         } else {
             0
         };
@@ -89,11 +89,16 @@ mod tests {
         Trace::load(path).unwrap()
     }
 
+    /// The output groups of a real fixture, buffers shown as by default.
+    fn groups_of(name: &str) -> Vec<Vec<String>> {
+        let trace = real(name);
+        let index = TraceIndex::validate(&trace).unwrap();
+        output_groups(&index, &hidden_ops(&index, BufferVisibility::Meaningful))
+    }
+
     #[test]
     fn a_language_models_cache_is_one_group_and_its_logits_stay_apart() {
-        let trace = real("gpt2_small");
-        let index = TraceIndex::validate(&trace).unwrap();
-        let groups = output_groups(&index, &hidden_ops(&index, BufferVisibility::Meaningful));
+        let groups = groups_of("gpt2_small");
         assert_eq!(groups.len(), 1);
         assert_eq!(groups[0].len(), 24, "two cache tensors per block");
         assert!(
@@ -102,10 +107,7 @@ mod tests {
         );
         // Models returning one tensor, or unlike ones, have none.
         for name in ["resnet50", "bert_base", "unet", "lstm_gru"] {
-            let trace = real(name);
-            let index = TraceIndex::validate(&trace).unwrap();
-            let hidden = hidden_ops(&index, BufferVisibility::Meaningful);
-            assert!(output_groups(&index, &hidden).is_empty(), "{name}");
+            assert!(groups_of(name).is_empty(), "{name}");
         }
     }
 
@@ -159,16 +161,14 @@ mod tests {
     #[test]
     fn a_cache_of_two_shapes_in_turn_is_one_group_and_two_alike_outputs_are_one() {
         // Mamba: logits, then a convolution state and a recurrent state per layer.
-        let trace = real("mamba");
-        let index = TraceIndex::validate(&trace).unwrap();
-        let groups = output_groups(&index, &hidden_ops(&index, BufferVisibility::Meaningful));
+        let groups = groups_of("mamba");
         assert_eq!(groups.len(), 1);
         assert_eq!(groups[0].len(), 48, "two cache tensors per layer");
         assert!(!groups[0].contains(&"output_1:1".to_owned()), "the logits");
         // A VAE's mean and log-variance (alike), beside its reconstruction (unlike them).
-        let trace = real("vae_dict");
-        let index = TraceIndex::validate(&trace).unwrap();
-        let groups = output_groups(&index, &hidden_ops(&index, BufferVisibility::Meaningful));
-        assert_eq!(groups, [["output_2:1".to_owned(), "output_3:1".to_owned()]]);
+        assert_eq!(
+            groups_of("vae_dict"),
+            [["output_2:1".to_owned(), "output_3:1".to_owned()]]
+        );
     }
 }

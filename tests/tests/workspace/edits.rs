@@ -168,25 +168,36 @@ fn without_the_clean_run_only_the_edits_are_marked() {
     assert!(node_line(&dot, "linear_1_1pass1").contains("edited: zero_ablate"));
 }
 
-#[test]
-fn a_collapsed_box_takes_the_marks_of_what_it_holds() {
+/// The 8-block stack with a `scale` edit on `blocks.2.mlp.fc1`, its firing recorded at the
+/// site or not.
+fn stack_edited_in_block_2(recorded: bool) -> Trace {
     let mut stack = trace("stack8");
-    let site = stack
+    let position = stack
         .ops
         .iter()
-        .find(|op| op.modules.last().is_some_and(|m| m == "blocks.2.mlp.fc1:1"))
-        .unwrap()
-        .label
-        .clone();
+        .position(|op| op.modules.last().is_some_and(|m| m == "blocks.2.mlp.fc1:1"))
+        .unwrap();
+    if recorded {
+        stack.ops[position].edits = vec![tl_trace_model::EditFire {
+            helper: "scale".to_owned(),
+            engine: None,
+        }];
+    }
     stack.edits = Some(EditSet {
         edits: vec![EditRecord {
             helper: "scale".to_owned(),
             target: "module blocks.2.mlp.fc1".to_owned(),
-            sites: vec![site],
-            recorded: false,
+            sites: vec![stack.ops[position].label.clone()],
+            recorded,
         }],
         clean_parent_available: false,
     });
+    stack
+}
+
+#[test]
+fn a_collapsed_box_takes_the_marks_of_what_it_holds() {
+    let stack = stack_edited_in_block_2(false);
     let dot = draw(
         &stack,
         &DrawOptions::default().view(View::Interventions).depth(1),
@@ -205,25 +216,7 @@ fn a_collapsed_box_takes_the_marks_of_what_it_holds() {
 /// inferred site when it holds a recorded edit (issue 29).
 #[test]
 fn a_fold_holding_a_recorded_edit_is_not_read_as_an_inferred_site() {
-    let mut stack = trace("stack8");
-    let position = stack
-        .ops
-        .iter()
-        .position(|op| op.modules.last().is_some_and(|m| m == "blocks.2.mlp.fc1:1"))
-        .unwrap();
-    stack.ops[position].edits = vec![tl_trace_model::EditFire {
-        helper: "scale".to_owned(),
-        engine: None,
-    }];
-    stack.edits = Some(EditSet {
-        edits: vec![EditRecord {
-            helper: "scale".to_owned(),
-            target: "module blocks.2.mlp.fc1".to_owned(),
-            sites: vec![stack.ops[position].label.clone()],
-            recorded: true,
-        }],
-        clean_parent_available: false,
-    });
+    let stack = stack_edited_in_block_2(true);
     let dot = draw(
         &stack,
         &DrawOptions::default()
