@@ -32,6 +32,20 @@ from .values import (
 FORMAT_VERSION = 1
 
 
+def _branch_edges(trace: Any, ops: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """The arrows into condition tests, between passes. TorchLens records them by layer
+    (``("getitem_72_454", "eq_14_455")``, once per pass) and labels ``IF`` on every pass's
+    arrow between those layers: so does the format, one entry per pass pair."""
+    layers = {(str(p).split(":")[0], str(c).split(":")[0]) for p, c in trace.conditional_branch_edges or []}
+    layer_of = {op["label"]: op["layer_label"] for op in ops}
+    edges = []
+    for op in ops:
+        for parent in op.get("parents", []):
+            if (layer_of[parent], op["layer_label"]) in layers:
+                edges.append({"parent": parent, "child": op["label"]})
+    return sorted(edges, key=lambda e: (layer_of[e["parent"]], layer_of[e["child"]], e["parent"], e["child"]))
+
+
 def _decoded_labels(trace: Any) -> list[dict[str, Any]]:
     """Class names TorchLens decoded from the output (models whose config has ``id2label``),
     for batch item 0, best first."""
@@ -569,7 +583,7 @@ def export_trace(
         document["model"]["trace_name"] = str(trace_label)
     if conditionals:
         document["conditionals"] = conditionals
-    branch_edges = [{"parent": _label(p), "child": _label(c)} for p, c in sorted(trace.conditional_branch_edges or [])]
+    branch_edges = _branch_edges(trace, ops)
     if branch_edges:
         document["conditional_branch_edges"] = branch_edges
     backward = _export_backward(trace)

@@ -35,6 +35,19 @@ class RealModel:
     reference: bool = True
 
 
+def cache_tensors(cache: Any) -> list[torch.Tensor]:
+    """A ``transformers`` cache's tensors in layer order, key then value (a ``DynamicCache``'s
+    layers, or the older tuple of ``(key, value)`` pairs), as a user's wrapper unpacks it."""
+    tensors: list[torch.Tensor] = []
+    if hasattr(cache, "layers"):
+        for layer in cache.layers:
+            tensors += [layer.keys, layer.values]
+    else:
+        for keys, values in cache:
+            tensors += [keys, values]
+    return tensors
+
+
 class GPT2WithCache(nn.Module):
     """GPT-2 (``transformers``) returning its logits and every layer's key/value cache
     tensors as separate outputs: 1 + 2 x layers outputs, the cache tensors made inside the
@@ -49,15 +62,7 @@ class GPT2WithCache(nn.Module):
 
     def forward(self, input_ids: torch.Tensor) -> tuple[torch.Tensor, ...]:
         out = self.gpt2(input_ids, use_cache=True)
-        cache = out.past_key_values
-        tensors: list[torch.Tensor] = []
-        if hasattr(cache, "layers"):
-            for layer in cache.layers:
-                tensors += [layer.keys, layer.values]
-        else:
-            for keys, values in cache:
-                tensors += [keys, values]
-        return (out.logits, *tensors)
+        return (out.logits, *cache_tensors(out.past_key_values))
 
 
 def _gpt2(layers: int) -> Callable[[], tuple[nn.Module, Any]]:
@@ -89,10 +94,7 @@ class LlamaWithCache(nn.Module):
 
     def forward(self, input_ids: torch.Tensor) -> tuple[torch.Tensor, ...]:
         out = self.llama(input_ids, use_cache=True)
-        tensors: list[torch.Tensor] = []
-        for layer in out.past_key_values.layers:
-            tensors += [layer.keys, layer.values]
-        return (out.logits, *tensors)
+        return (out.logits, *cache_tensors(out.past_key_values))
 
 
 def _llama(layers: int) -> Callable[[], tuple[nn.Module, Any]]:
@@ -140,12 +142,13 @@ class T5WithCache(nn.Module):
 
     def forward(self, input_ids: torch.Tensor, decoder_input_ids: torch.Tensor) -> tuple[torch.Tensor, ...]:
         out = self.t5(input_ids=input_ids, decoder_input_ids=decoder_input_ids, use_cache=True)
-        tensors: list[torch.Tensor] = []
-        cache = out.past_key_values
-        for layers in (cache.self_attention_cache.layers, cache.cross_attention_cache.layers):
-            for layer in layers:
-                tensors += [layer.keys, layer.values]
-        return (out.logits, *tensors, out.encoder_last_hidden_state)
+        return (out.logits, *encoder_decoder_cache(out), out.encoder_last_hidden_state)
+
+
+def encoder_decoder_cache(out: Any) -> list[torch.Tensor]:
+    """An encoder-decoder's self-attention then cross-attention cache tensors."""
+    cache = out.past_key_values
+    return cache_tensors(cache.self_attention_cache) + cache_tensors(cache.cross_attention_cache)
 
 
 def _t5() -> tuple[nn.Module, Any]:
@@ -315,6 +318,62 @@ def _dict_vae() -> tuple[nn.Module, Any]:
     return DictVAE(), torch.randn(2, 3, 64, 64)
 
 
+class MixtralWithCache(nn.Module):
+    """A Mixtral-style mixture-of-experts decoder (``transformers`` ``MixtralForCausalLM``: 8
+    experts, 2 per token, grouped key/value heads, rotary embedding) returning its logits and
+    every layer's key and value cache tensors. Each layer's experts run in a Python loop over
+    the experts its tokens were routed to: ``transformers``' eager experts, its reference
+    code and what releases before 5 always ran (5 picks one grouped matrix product where
+    torch has it). 4 layers of width 512, not Mixtral 8x7B's 32 of 4096 (its 94 GB of
+    weights do not fit this machine); the graph of a layer is the same."""
+
+    def __init__(self, layers: int):
+        super().__init__()
+        from transformers import MixtralConfig, MixtralForCausalLM
+
+        config = MixtralConfig(
+            num_hidden_layers=layers,
+            hidden_size=512,
+            intermediate_size=1024,
+            num_attention_heads=8,
+            num_key_value_heads=2,
+            num_local_experts=8,
+            num_experts_per_tok=2,
+            vocab_size=32000,
+            experts_implementation="eager",
+        )
+        self.mixtral = MixtralForCausalLM(config)
+
+    def forward(self, input_ids: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        out = self.mixtral(input_ids, use_cache=True)
+        return (out.logits, *cache_tensors(out.past_key_values))
+
+
+def _mixtral() -> tuple[nn.Module, Any]:
+    return MixtralWithCache(4), torch.randint(0, 32000, (1, TOKENS))
+
+
+class WhisperWithCache(nn.Module):
+    """Whisper tiny (``transformers`` ``WhisperForConditionalGeneration`` with its default
+    config: 4 encoder and 4 decoder layers, width 384) on 30 s of 80-bin log-mel features and
+    8 target tokens, returning its logits, the decoder's self- and cross-attention caches and
+    the encoder's last hidden state, as ``transformers`` returns them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        from transformers import WhisperConfig, WhisperForConditionalGeneration
+
+        self.whisper = WhisperForConditionalGeneration(WhisperConfig())
+
+    def forward(self, input_features: torch.Tensor, decoder_input_ids: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        out = self.whisper(input_features=input_features, decoder_input_ids=decoder_input_ids, use_cache=True)
+        return (out.logits, *encoder_decoder_cache(out), out.encoder_last_hidden_state)
+
+
+def _whisper() -> tuple[nn.Module, Any]:
+    return WhisperWithCache(), (torch.randn(1, 80, 3000), torch.randint(0, 51865, (1, 8)))
+
+
 REAL_MODELS = [
     RealModel("gpt2_small", "GPT-2 small (12 layers, width 768, 16 tokens), key/value cache as outputs", _gpt2(12)),
     RealModel("gpt2_6", "GPT-2 with 6 layers (width 768), cache as outputs", _gpt2(6), reference=False),
@@ -332,6 +391,12 @@ REAL_MODELS = [
     RealModel("t5_small", "T5-small (6 + 6 layers, width 512), caches and encoder state as outputs", _t5),
     RealModel("mamba", "Mamba (24 layers, width 768, state 16: Mamba-130m's shape), cache as outputs", _mamba),
     RealModel("vae_dict", "a convolutional VAE (64x64, latent 128) returning a dict", _dict_vae),
+    RealModel(
+        "mixtral_4", "Mixtral-style MoE decoder (4 layers, width 512, 8 experts, top 2), cache as outputs", _mixtral
+    ),
+    RealModel(
+        "whisper_tiny", "Whisper tiny (4 + 4 layers, width 384, 30 s of audio), caches and encoder state", _whisper
+    ),
     RealModel("lstmcell_64", "an LSTMCell (64 to 128) stepped over 64 time steps by a loop, linear head", _cell_loop),
 ]
 

@@ -21,6 +21,7 @@
 pub mod backward;
 pub mod folds;
 mod index;
+pub mod loops;
 pub mod outputs;
 pub mod rolled;
 pub mod schedule;
@@ -58,6 +59,9 @@ pub struct Plan {
     pub folds: Vec<Vec<String>>,
     /// Runs of consecutive operations (labels) drawn as one dashed capsule each.
     pub op_capsules: Vec<Vec<String>>,
+    /// Modules called in a loop ([`loops`]): every call after the first, with what runs
+    /// between the calls, drawn as one ellipsis node.
+    pub loops: Vec<String>,
 }
 
 impl Plan {
@@ -67,6 +71,7 @@ impl Plan {
             && self.capsules.is_empty()
             && self.folds.is_empty()
             && self.op_capsules.is_empty()
+            && self.loops.is_empty()
     }
 }
 
@@ -129,6 +134,21 @@ pub struct FoldEllipsis {
     pub ops: Vec<usize>,
 }
 
+/// The `... +N more calls of @module` node of a loop of calls ([`loops`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoopEllipsis {
+    /// The module whose calls mark the loop's steps.
+    pub address: String,
+    /// Its calls in the later steps, indices into `trace.module_calls`.
+    pub calls: Vec<usize>,
+    /// The modules the later steps call, in order, with how many calls each.
+    pub called: Vec<(String, usize)>,
+    /// The ops the later steps run outside any module call (indices into `trace.ops`).
+    pub between: Vec<usize>,
+    /// Ops held: the later steps' drawn ops.
+    pub ops: Vec<usize>,
+}
+
 /// Which side of a focused module a stub is on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum StubSide {
@@ -149,6 +169,8 @@ pub enum NodeKind {
     Capsule(Capsule),
     /// The ellipsis of a repeat fold.
     FoldEllipsis(FoldEllipsis),
+    /// The ellipsis of a loop of calls.
+    LoopEllipsis(LoopEllipsis),
     /// An outside op next to a focused module (index into `trace.ops`).
     Stub(usize, StubSide),
     /// A dashed capsule over a run of consecutive operations (indices into `trace.ops`).
@@ -165,6 +187,7 @@ impl NodeKind {
             NodeKind::ModuleBox(module_box) => module_box.ops.clone(),
             NodeKind::Capsule(capsule) => capsule.ops.clone(),
             NodeKind::FoldEllipsis(ellipsis) => ellipsis.ops.clone(),
+            NodeKind::LoopEllipsis(ellipsis) => ellipsis.ops.clone(),
             NodeKind::Layer(passes) | NodeKind::OpCapsule(passes) => passes.clone(),
         }
     }
@@ -335,6 +358,8 @@ enum Group<'t> {
     FoldEllipsis(usize),
     /// A capsule over operations, by index into the plan's op capsules.
     OpCapsule(usize),
+    /// The later iterations of a loop of calls, by index into the grouping's loops.
+    LoopEllipsis(usize),
 }
 
 /// Decides, per op, the group that holds it (if any).
@@ -344,6 +369,10 @@ struct Grouping<'i, 't> {
     planned: Vec<Option<Planned>>,
     /// The plan's op capsules by op label.
     op_capsule_of: HashMap<&'t str, usize>,
+    /// The plan's loops of calls (those that form one), and per op the loop whose later
+    /// iterations hold it.
+    loops: Vec<loops::CallLoop>,
+    loop_of_op: Vec<Option<usize>>,
 }
 
 /// What a plan does with one module address.
@@ -403,6 +432,9 @@ impl<'t> Grouping<'_, 't> {
     }
 
     fn plan_group(&self, index: usize, op: &OpRecord) -> Option<Group<'t>> {
+        if let Some(call_loop) = self.loop_of_op[index] {
+            return Some(Group::LoopEllipsis(call_loop));
+        }
         if let Some(&index) = self.op_capsule_of.get(op.label.as_str()) {
             return Some(Group::OpCapsule(index));
         }
@@ -445,9 +477,32 @@ pub fn visible_graph_with(
     options: &VisibilityOptions,
 ) -> Result<VisibleGraph, VisibilityError> {
     let trace = index.trace;
+    let planned = index_plan(options.plan.as_ref(), &index.tree);
+    // A loop inside a module the plan folds is folded with it.
+    let folded = |address: &String| {
+        index
+            .tree
+            .id(address)
+            .is_some_and(|id| planned[id as usize].is_some())
+    };
+    let call_loops: Vec<loops::CallLoop> = options
+        .plan
+        .iter()
+        .flat_map(|plan| &plan.loops)
+        .filter_map(|address| loops::call_loop(index, &hidden, address))
+        .filter(|call_loop| !call_loop.enclosing.iter().any(folded))
+        .collect();
+    let mut loop_of_op = vec![None; trace.ops.len()];
+    for (k, call_loop) in call_loops.iter().enumerate() {
+        for i in call_loop.later.clone() {
+            loop_of_op[i] = Some(k);
+        }
+    }
     let grouping = Grouping {
         index,
-        planned: index_plan(options.plan.as_ref(), &index.tree),
+        loops: call_loops,
+        loop_of_op,
+        planned,
         op_capsule_of: options
             .plan
             .iter()
@@ -484,8 +539,15 @@ pub fn visible_graph_with(
     }
 
     // 2. Nodes in execution order; a group appears where its first drawn op ran.
-    let (mut nodes, mut node_of_op, mut chains) =
-        place_nodes(index, options, &groups, &used, &hidden, inside.as_deref());
+    let (mut nodes, mut node_of_op, mut chains) = place_nodes(
+        index,
+        options,
+        &grouping.loops,
+        &groups,
+        &used,
+        &hidden,
+        inside.as_deref(),
+    );
     surface_beside_boxes(index, &mut nodes, &node_of_op);
 
     // 3. Focus stubs: one per outside op that feeds, or reads from, the focused module.
@@ -517,6 +579,7 @@ pub fn visible_graph_with(
 fn place_nodes(
     index: &TraceIndex<'_>,
     options: &VisibilityOptions,
+    loops: &[loops::CallLoop],
     groups: &[Option<Group<'_>>],
     used: &HashMap<&Group<'_>, usize>,
     hidden: &[bool],
@@ -540,7 +603,7 @@ fn place_nodes(
             let node = match node_of_group.get(group) {
                 Some(&node) => node,
                 None => {
-                    let (kind, anchor) = group_node(index, options.plan.as_ref(), group);
+                    let (kind, anchor) = group_node(index, options.plan.as_ref(), loops, group);
                     nodes.push(Node {
                         kind,
                         cluster: None,
@@ -555,6 +618,7 @@ fn place_nodes(
                 NodeKind::ModuleBox(b) => b.ops.push(i),
                 NodeKind::Capsule(s) => s.ops.push(i),
                 NodeKind::FoldEllipsis(f) => f.ops.push(i),
+                NodeKind::LoopEllipsis(l) => l.ops.push(i),
                 NodeKind::OpCapsule(ops) => ops.push(i),
                 NodeKind::Op(_) | NodeKind::Stub(..) | NodeKind::Layer(_) => {}
             }
@@ -673,10 +737,26 @@ pub(crate) fn merge_edges(
 fn group_node(
     index: &TraceIndex<'_>,
     plan: Option<&Plan>,
+    loops: &[loops::CallLoop],
     group: &Group<'_>,
 ) -> (NodeKind, String) {
     let trace = index.trace;
     match group {
+        // In the frames around the looped module's calls, as its first call's box.
+        Group::LoopEllipsis(k) => {
+            let call_loop = &loops[*k];
+            let (called, between) = call_loop.later_work(index);
+            (
+                NodeKind::LoopEllipsis(LoopEllipsis {
+                    address: call_loop.address.clone(),
+                    calls: call_loop.calls[1..].to_vec(),
+                    called,
+                    between,
+                    ops: Vec::new(),
+                }),
+                call_loop.address.clone(),
+            )
+        }
         Group::Box(address, call) => (
             NodeKind::ModuleBox(ModuleBox {
                 address: (*address).to_owned(),

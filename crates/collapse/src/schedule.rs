@@ -17,6 +17,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use tl_trace_model::{IndexLists, OpKind, Trace, TraceError};
 
+use crate::loops::CallLoop;
 use crate::{
     hidden_ops, visible_graph_with, BufferVisibility, ModuleId, ModuleTree, Plan, TraceIndex,
     VisibilityOptions,
@@ -90,6 +91,8 @@ pub(crate) struct Facts<'i, 't> {
     /// of blocks from being a chain (a cache tensor leaves every block).
     grouped_output: Vec<bool>,
     buffers: BufferVisibility,
+    /// The trace's loops of calls ([`crate::loops`]).
+    loops: Vec<CallLoop>,
     /// Sibling links by parent address, computed on first use (each level asks again).
     links: RefCell<FxHashMap<String, Rc<SiblingLinks>>>,
 }
@@ -185,6 +188,7 @@ impl<'i, 't> Facts<'i, 't> {
                 grouped_output[op] = true;
             }
         }
+        let loops = crate::loops::call_loops(index, &hidden);
         Facts {
             index,
             outputs,
@@ -205,6 +209,7 @@ impl<'i, 't> Facts<'i, 't> {
                 .max(1),
             full,
             buffers,
+            loops,
             links: RefCell::default(),
         }
     }
@@ -217,8 +222,45 @@ impl<'i, 't> Facts<'i, 't> {
         &self.index.tree
     }
 
+    /// The share of the operations one box of `address` hides: a module called in a loop
+    /// is boxed per call, so its share is a call's (an `LSTMCell` run 64 times hides a
+    /// 64th of its operations in each box, not all of them in one).
     fn share(&self, address: &str) -> f64 {
-        self.tree().op_count(address) as f64 / self.total_ops as f64
+        self.tree().id(address).map_or(0.0, |id| self.share_of(id))
+    }
+
+    fn share_of(&self, id: ModuleId) -> f64 {
+        let boxes = self.box_nodes[id as usize].max(1);
+        self.tree().op_count_of(id) as f64 / boxes as f64 / self.total_ops as f64
+    }
+
+    /// The modules enclosing the loop of calls named by `address` (none for no loop).
+    fn loop_enclosing(&self, address: &str) -> &[String] {
+        self.loops
+            .iter()
+            .find(|call_loop| call_loop.address == address)
+            .map_or(&[], |call_loop| &call_loop.enclosing)
+    }
+
+    /// The loops of calls a plan of these boxes and capsules can fold: those no box or
+    /// capsule of a module enclosing them hides.
+    fn loops_beside(&self, boxes: &[String], capsules: &[Vec<String>]) -> Vec<String> {
+        let grouped: FxHashSet<&str> = boxes
+            .iter()
+            .chain(capsules.iter().flatten())
+            .map(String::as_str)
+            .collect();
+        self.loops
+            .iter()
+            .filter(|call_loop| {
+                !call_loop
+                    .enclosing
+                    .iter()
+                    .any(|address| grouped.contains(address.as_str()))
+                    && !capsules.iter().flatten().any(|a| *a == call_loop.address)
+            })
+            .map(|call_loop| call_loop.address.clone())
+            .collect()
     }
 
     /// Per module fact at `address`, `missing` for unknown addresses.
@@ -305,8 +347,7 @@ impl<'i, 't> Facts<'i, 't> {
         let mut stack: Vec<usize> = root.iter().rev().copied().collect();
         while let Some(index) = stack.pop() {
             let id = index as ModuleId;
-            let share = tree.op_count_of(id) as f64 / self.total_ops as f64;
-            if share <= limit && self.boxable(id) {
+            if self.share_of(id) <= limit && self.boxable(id) {
                 boxes.push(tree.record(self.outermost_wrapper(id)).address.clone());
             } else {
                 stack.extend(self.children_flow.row(index).iter().rev());
@@ -609,27 +650,30 @@ fn max_plan(facts: &Facts<'_, '_>) -> (Plan, usize) {
         let frontier = facts.frontier(limit);
         let capsules = facts.capsules(&frontier, limit);
         let in_capsules: FxHashSet<&String> = capsules.iter().flatten().collect();
-        let boxes = frontier
+        let boxes: Vec<String> = frontier
             .iter()
             .filter(|b| !in_capsules.contains(b))
             .cloned()
             .collect();
+        let loops = facts.loops_beside(&boxes, &capsules);
         let mut plan = Plan {
             boxes,
             capsules,
             op_capsules: facts.outputs.clone(),
+            loops,
             ..Plan::default()
         };
         // Op capsules can at best fold the plain operations into pieces of the most a
         // capsule may hide: skip the exact (drawing) count when even that cannot bring the
-        // plan within the ceiling.
+        // plan within the ceiling. (A loop folds what this does not count: count it.)
         let groups: usize = plan.boxes.iter().map(|b| facts.box_nodes(b)).sum::<usize>()
             + plan.capsules.len()
             + plan.op_capsules.len();
         let plain = facts
             .count_groups(&plan)
             .saturating_sub(groups + facts.output_saving);
-        if groups + plain.div_ceil(facts.most_in_capsule(limit)) > ceiling {
+        if plan.loops.is_empty() && groups + plain.div_ceil(facts.most_in_capsule(limit)) > ceiling
+        {
             continue;
         }
         let runs = facts.op_runs(&plan, limit);
@@ -642,16 +686,44 @@ fn max_plan(facts: &Facts<'_, '_>) -> (Plan, usize) {
     }
     best.unwrap_or_else(|| {
         // No legal plan: the largest boxes, whatever they hide.
+        let boxes = facts.frontier(1.0);
+        let loops = facts.loops_beside(&boxes, &[]);
         let plan = Plan {
-            boxes: facts.frontier(1.0),
+            boxes,
             op_capsules: facts.outputs.clone(),
+            loops,
             ..Plan::default()
         };
-        let count = facts
-            .count_boxes(&plan.boxes)
-            .saturating_sub(facts.output_saving);
+        let count = if plan.loops.is_empty() {
+            facts
+                .count_boxes(&plan.boxes)
+                .saturating_sub(facts.output_saving)
+        } else {
+            facts.count(&plan)
+        };
         (plan, count)
     })
+}
+
+/// Adds the loop of calls of `address` to `plan` and says so; the nodes it then draws,
+/// counted exactly (what a loop saves depends on what runs between its calls).
+fn fold_loop(
+    facts: &Facts<'_, '_>,
+    plan: &mut Plan,
+    address: &str,
+    pending: &mut Vec<String>,
+) -> usize {
+    plan.loops.push(address.to_owned());
+    let steps = facts
+        .loops
+        .iter()
+        .find(|call_loop| call_loop.address == address)
+        .map_or(0, |call_loop| call_loop.calls.len());
+    pending.push(format!(
+        "loop over @{address}: {} later steps as one node",
+        steps.saturating_sub(1)
+    ));
+    facts.count(plan)
 }
 
 /// Level of a stop drawing `visible` nodes: equal steps fold by equal ratios.
@@ -723,20 +795,54 @@ impl Schedule {
             })
             .collect();
         let mut saved = facts.output_saving;
+        let push_stop =
+            |stops: &mut Vec<Stop>, saved: usize, plan: &Plan, pending: &mut Vec<String>| {
+                let visible = full - saved;
+                let previous = stops.last().map_or(usize::MAX, |s| s.nodes);
+                if visible < previous && visible > max_count {
+                    stops.push(Stop {
+                        level: level(full, visible, max_count),
+                        nodes: visible,
+                        plan: plan.clone(),
+                        folds: std::mem::take(pending),
+                    });
+                }
+            };
+        // Loops a box of the max plan hides (a Mixtral layer's loop over its experts) fold
+        // first, while the modules around them are still open.
+        let inner: Vec<&str> = facts
+            .loops
+            .iter()
+            .map(|call_loop| call_loop.address.as_str())
+            .filter(|address| !max.loops.iter().any(|looped| looped == address))
+            .collect();
+        for address in &inner {
+            saved = full - fold_loop(&facts, &mut plan, address, &mut pending);
+            push_stop(&mut stops, saved, &plan, &mut pending);
+        }
         for address in events {
-            // The max plan's modules are not nested: savings add up.
-            saved += facts.saving(&address);
             plan.boxes.push(address.clone());
             pending.push(format!("module box @{address}"));
-            let visible = full - saved;
-            let previous = stops.last().map_or(usize::MAX, |s| s.nodes);
-            if visible < previous && visible > max_count {
-                stops.push(Stop {
-                    level: level(full, visible, max_count),
-                    nodes: visible,
-                    plan: plan.clone(),
-                    folds: std::mem::take(&mut pending),
-                });
+            if inner.is_empty() {
+                // The max plan's modules are not nested: savings add up.
+                saved += facts.saving(&address);
+            } else {
+                // A box may hide a folded loop: count exactly.
+                plan.loops
+                    .retain(|looped| !facts.loop_enclosing(looped).contains(&address));
+                saved = full - facts.count(&plan);
+            }
+            push_stop(&mut stops, saved, &plan, &mut pending);
+            if max.loops.contains(&address) {
+                saved = full - fold_loop(&facts, &mut plan, &address, &mut pending);
+                push_stop(&mut stops, saved, &plan, &mut pending);
+            }
+        }
+        // Loops of modules not boxed (an RNN's per-step `Linear`s): after every box.
+        for address in &max.loops {
+            if !plan.loops.contains(address) {
+                saved = full - fold_loop(&facts, &mut plan, address, &mut pending);
+                push_stop(&mut stops, saved, &plan, &mut pending);
             }
         }
         pending.extend(

@@ -17,6 +17,13 @@ fn drawn_names(trace: &Trace, graph: &VisibleGraph) -> Vec<String> {
             },
             NodeKind::Capsule(capsule) => format!("<{}>", capsule.members.join(",")),
             NodeKind::FoldEllipsis(ellipsis) => format!("... +{}", ellipsis.members.len()),
+            NodeKind::LoopEllipsis(ellipsis) => {
+                format!(
+                    "... +{} calls of {}",
+                    ellipsis.calls.len(),
+                    ellipsis.address
+                )
+            }
             NodeKind::Stub(op, _) => format!("stub {}", trace.ops[*op].layer_label),
             NodeKind::OpCapsule(ops) => format!("<{} ops>", ops.len()),
             NodeKind::Layer(passes) => {

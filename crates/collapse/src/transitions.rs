@@ -64,6 +64,13 @@ pub fn after(
                 let members = next.folds.remove(at);
                 next.boxes.extend(members);
             }
+            NodeKind::LoopEllipsis(ellipsis) => {
+                let before = next.loops.len();
+                next.loops.retain(|address| *address != ellipsis.address);
+                if next.loops.len() == before {
+                    return None;
+                }
+            }
             NodeKind::OpCapsule(ops) => {
                 let labels: Vec<&str> = ops
                     .iter()
@@ -86,6 +93,8 @@ pub fn after(
             next.boxes.retain(|b| !inside(b));
             next.capsules.retain(|s| !s.iter().any(inside));
             next.folds.retain(|f| !f.iter().any(inside));
+            next.loops
+                .retain(|looped| *looped == address || !inside(looped));
             next.op_capsules.retain(|labels| {
                 !labels.iter().all(|label| {
                     index
@@ -120,14 +129,15 @@ pub fn canonical(mut plan: Plan) -> Plan {
     plan.capsules.sort();
     plan.folds.sort();
     plan.op_capsules.sort();
+    plan.loops.sort();
     plan
 }
 
 /// A key naming a plan (plans are compared by it).
 pub fn key(plan: &Plan) -> String {
     format!(
-        "{:?}|{:?}|{:?}|{:?}",
-        plan.boxes, plan.capsules, plan.folds, plan.op_capsules
+        "{:?}|{:?}|{:?}|{:?}|{:?}",
+        plan.boxes, plan.capsules, plan.folds, plan.op_capsules, plan.loops
     )
 }
 
@@ -161,6 +171,7 @@ pub fn plan_of(index: &TraceIndex<'_>, visible: &VisibleGraph) -> Plan {
                 members.extend(ellipsis.members.iter().cloned());
                 plan.folds.push(members);
             }
+            NodeKind::LoopEllipsis(ellipsis) => plan.loops.push(ellipsis.address.clone()),
             NodeKind::OpCapsule(ops) => plan.op_capsules.push(
                 ops.iter()
                     .map(|&op| index.trace.ops[op].label.clone())

@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 
 use tl_collapse::backward::backward_view;
 use tl_collapse::folds::repeat_runs;
+use tl_collapse::loops::call_loops;
 use tl_collapse::rolled::{rolled_graph_with, PassLabels};
 use tl_collapse::schedule::{readable_band, Schedule};
 use tl_collapse::{
@@ -562,6 +563,8 @@ fn plan_for(
             });
         plan.capsules = others;
         plan.boxes.extend(repeats.into_iter().flatten());
+        // A loop of calls is a fold of repeats too: each call is drawn as its own box.
+        plan.loops.clear();
     }
     if options.fold_repeats == Some(true) {
         // "True folds every repeated run it can", at every level: a run is folded unless a
@@ -586,6 +589,32 @@ fn plan_for(
             plan.capsules
                 .retain(|capsule| !capsule.iter().any(|address| covered(address)));
             plan.folds.push(run);
+        }
+        let hidden = hidden_ops(index, options.show_buffers);
+        for call_loop in call_loops(index, &hidden) {
+            let address = call_loop.address.as_str();
+            let hidden_by_box = plan
+                .boxes
+                .iter()
+                .any(|boxed| within(boxed, address) && boxed != address);
+            let grouped = plan
+                .capsules
+                .iter()
+                .chain(&plan.folds)
+                .flatten()
+                .any(|member| within(member, address));
+            if hidden_by_box || grouped || plan.loops.iter().any(|looped| looped == address) {
+                continue;
+            }
+            // Op capsules over its iterations give way to the loop, as boxes to a fold.
+            plan.op_capsules.retain(|labels| {
+                !labels.iter().any(|label| {
+                    index
+                        .op(label)
+                        .is_some_and(|op| call_loop.later.contains(&op))
+                })
+            });
+            plan.loops.push(call_loop.address);
         }
     }
     (options.collapse != Collapse::None || !plan.is_empty()).then_some(plan)

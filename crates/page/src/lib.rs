@@ -468,6 +468,7 @@ fn module_of(kind: &NodeKind) -> Option<String> {
         NodeKind::ModuleBox(module_box) => Some(module_box.address.clone()),
         NodeKind::Capsule(capsule) => capsule.members.first().cloned(),
         NodeKind::FoldEllipsis(ellipsis) => ellipsis.members.first().cloned(),
+        NodeKind::LoopEllipsis(ellipsis) => Some(ellipsis.address.clone()),
         _ => None,
     }
 }

@@ -106,7 +106,7 @@ fn kind_name(kind: &NodeKind) -> &'static str {
         NodeKind::Op(_) => "op",
         NodeKind::ModuleBox(_) => "module",
         NodeKind::Capsule(_) | NodeKind::OpCapsule(_) => "capsule",
-        NodeKind::FoldEllipsis(_) => "fold",
+        NodeKind::FoldEllipsis(_) | NodeKind::LoopEllipsis(_) => "fold",
         NodeKind::Stub(..) => "stub",
         NodeKind::Layer(_) => "layer",
     }

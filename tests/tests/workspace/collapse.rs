@@ -399,6 +399,37 @@ fn a_rolled_max_drawing_keeps_the_loop() {
     );
 }
 
+/// A loop over single-op modules (an RNN's input and recurrent `Linear`, stepped 20 times):
+/// `auto` draws the first step op by op and the 19 later ones as one ellipsis saying what
+/// they run. Before, `auto` was 4 nodes: two capsules of passes split at step 12 (issue 29).
+#[test]
+fn auto_draws_a_long_loop_as_its_first_step_and_the_later_ones() {
+    let auto = drawn("long_loop", DrawOptions::default().collapse(Collapse::Auto));
+    assert_eq!(
+        titles(&auto),
+        [
+            "input_1",
+            "zeroslike_1_1",
+            "linear_1_2:1",
+            "linear_2_3:1",
+            "add_1_4:1",
+            "tanh_1_5:1",
+            "mul_1_6:1",
+            "... +19 more steps of the loop",
+            "linear_3_7",
+            "output_1"
+        ]
+    );
+    let ellipsis: Vec<&str> = auto.nodes[7].rows.iter().map(|r| r.text.as_str()).collect();
+    assert_eq!(
+        ellipsis[1..],
+        [
+            "@inp, @rec (Linear): 19 calls each",
+            "and 57 other ops (add, tanh, mul)"
+        ]
+    );
+}
+
 /// Capsules pass condition tests, as TorchLens's do: on the branching and control-flow
 /// fixtures `max` draws 4 nodes, TorchLens 2.36.1's count on the same traces (before,
 /// 6 and 36: every condition broke the run).

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use tl_draw::guard::{layout_cost, DEFAULT_MAX_HUB_LOAD, DEFAULT_MAX_LAYOUT_COST};
-use tl_draw::{draw, DrawOptions, Trace};
+use tl_draw::{draw, Collapse, DrawOptions, Trace};
 use tl_tests::fixtures_dir;
 
 fn real(name: &str) -> PathBuf {
@@ -417,4 +417,84 @@ fn a_cell_called_in_a_loop_is_one_box_per_call_at_depth_one() {
     // Full detail still draws both outputs of every call as the cell's rectangles.
     let full = draw(&trace, &DrawOptions::default()).unwrap();
     assert_eq!(full.styled.nodes.len(), 197);
+}
+
+/// The titles (first rows) of a drawing's nodes, in order.
+fn node_titles(drawing: &tl_draw::Drawing) -> Vec<String> {
+    drawing
+        .styled
+        .nodes
+        .iter()
+        .map(|node| node.rows[0].text.clone())
+        .collect()
+}
+
+/// The same loop folded: `auto` boxes the cell's first call and draws the 63 later steps,
+/// the cell's calls and the slice of the input each reads, as one ellipsis (issue 29: `auto`
+/// and `max` were 4 nodes, two op capsules split at step 39, and no stop boxed the cell).
+/// The schedule passes through one box per call (TorchLens's 133) on the way.
+#[test]
+fn a_cell_called_in_a_loop_folds_into_its_first_call_and_the_later_ones() {
+    let trace = Trace::load(real("lstmcell_64")).unwrap();
+    let auto = draw(&trace, &DrawOptions::default().collapse(Collapse::Auto)).unwrap();
+    assert_eq!(
+        node_titles(&auto),
+        [
+            "input_1",
+            "newzeros_1_1",
+            "newzeros_2_2",
+            "getitem_1_3",
+            "@cell:1",
+            "... +63 more steps of the loop",
+            "linear_1_69",
+            "output_1",
+        ]
+    );
+    let rows: Vec<&str> = auto.styled.nodes[5]
+        .rows
+        .iter()
+        .map(|row| row.text.as_str())
+        .collect();
+    assert_eq!(
+        rows[1..],
+        ["@cell (LSTMCell): 63 calls", "and 63 other ops (getitem)"]
+    );
+    let schedule = auto.collapse_schedule.as_ref().unwrap();
+    let counts: Vec<usize> = schedule.stops.iter().map(|stop| stop.nodes).collect();
+    assert_eq!(counts, [197, 133, 8, 6]);
+    // The input feeds every later step's slice: one arrow into the ellipsis says so.
+    let into_loop: Vec<&str> = auto
+        .styled
+        .edges
+        .iter()
+        .filter(|edge| edge.to == 5)
+        .flat_map(|edge| edge.label.iter().map(|text| text.text.as_str()))
+        .collect();
+    assert!(
+        into_loop.iter().any(|label| label.contains("x63")),
+        "{into_loop:?}"
+    );
+
+    // fold_repeats=False never folds: each call is its own box.
+    let unfolded = draw(
+        &trace,
+        &DrawOptions::default()
+            .collapse(Collapse::Auto)
+            .fold_repeats(false),
+    )
+    .unwrap();
+    let titles = node_titles(&unfolded);
+    assert!(
+        !titles.iter().any(|t| t.contains("more steps")),
+        "{titles:?}"
+    );
+    assert_eq!(
+        titles.iter().filter(|t| t.starts_with("@cell:")).count(),
+        64
+    );
+    // fold_repeats=True folds it at full detail too: the first call open, the rest folded.
+    let folded = draw(&trace, &DrawOptions::default().fold_repeats(true)).unwrap();
+    let titles = node_titles(&folded);
+    assert!(titles.contains(&"... +63 more steps of the loop".to_owned()));
+    assert_eq!(folded.styled.nodes.len(), 9, "{titles:?}");
 }

@@ -6,8 +6,8 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use tl_collapse::rolled::{self, PassLabels};
 use tl_collapse::{
-    BufferVisibility, Capsule, FoldEllipsis, ModuleBox, NodeKind, StubSide, TraceIndex,
-    VisibleGraph,
+    BufferVisibility, Capsule, FoldEllipsis, LoopEllipsis, ModuleBox, NodeKind, StubSide,
+    TraceIndex, VisibleGraph,
 };
 use tl_trace_model::{ArmKind, ConditionKind, OpKind, OpRecord, PictureSource, ScalarValue, Trace};
 
@@ -199,6 +199,7 @@ pub fn style_forward(
             }
             NodeKind::Capsule(capsule) => capsule_node(&index, capsule, theme, &mut used),
             NodeKind::FoldEllipsis(ellipsis) => ellipsis_node(&index, ellipsis, theme),
+            NodeKind::LoopEllipsis(ellipsis) => loop_ellipsis_node(&index, ellipsis, theme),
             NodeKind::Stub(op, side) => {
                 stub_node(&index, *op, *side, pass_labels.is_some(), theme, &mut used)
             }

@@ -431,6 +431,95 @@ pub(super) fn ellipsis_node(
     }
 }
 
+/// The later steps of a loop of calls: how many, the modules they call and the other
+/// operations they run (`... +63 more steps of the loop`, `@cell (LSTMCell): 63 calls`,
+/// `and 63 other ops (getitem)`).
+pub(super) fn loop_ellipsis_node(
+    index: &Index<'_, '_>,
+    ellipsis: &LoopEllipsis,
+    theme: &Theme,
+) -> StyledNode {
+    let trace = index.trace();
+    let mut rows = vec![Row::plain(format!(
+        "... +{} more steps of the loop",
+        ellipsis.calls.len()
+    ))];
+    rows.push(Row::plain(called_row(index, &ellipsis.called)));
+    if !ellipsis.between.is_empty() {
+        let types = first_few(
+            ellipsis
+                .between
+                .iter()
+                .map(|&op| trace.ops[op].layer_type.as_str()),
+        );
+        rows.push(Row::plain(format!(
+            "and {} other ops ({types})",
+            ellipsis.between.len()
+        )));
+    }
+    let (first, last) = (ellipsis.calls[0], ellipsis.calls[ellipsis.calls.len() - 1]);
+    StyledNode {
+        tooltip: Some(format!(
+            "steps from {} to {}, {} ops",
+            index.call_address(first),
+            index.call_address(last),
+            ellipsis.ops.len()
+        )),
+        ..StyledNode::new(
+            format!("loop:{}", ellipsis.address),
+            rows,
+            Shape::Plaintext,
+            Fill::Solid(theme.page.clone()),
+            theme.page.clone(),
+            theme.ellipsis_font.clone(),
+        )
+    }
+}
+
+/// `@inp, @rec (Linear): 19 calls each`, or `@embed x19, @cell x38` when the counts differ.
+fn called_row(index: &Index<'_, '_>, called: &[(String, usize)]) -> String {
+    let trace = index.trace();
+    let shown = &called[..called.len().min(3)];
+    let more = match called.len().saturating_sub(3) {
+        0 => String::new(),
+        n => format!(", +{n} more"),
+    };
+    let count = called[0].1;
+    if called.iter().all(|(_, c)| *c == count) {
+        let addresses: Vec<String> = shown.iter().map(|(a, _)| format!("@{a}")).collect();
+        let classes = first_few(
+            shown
+                .iter()
+                .map(|(a, _)| trace.modules[index.module(a.as_str())].class_name.as_str()),
+        );
+        let each = if called.len() > 1 { " each" } else { "" };
+        format!(
+            "{}{more} ({classes}): {count} calls{each}",
+            addresses.join(", ")
+        )
+    } else {
+        let counts: Vec<String> = shown.iter().map(|(a, c)| format!("@{a} x{c}")).collect();
+        format!("{}{more}", counts.join(", "))
+    }
+}
+
+/// The distinct items, first three in order, then `+N more`.
+fn first_few<'a>(items: impl Iterator<Item = &'a str>) -> String {
+    let mut distinct: Vec<&str> = Vec::new();
+    for item in items {
+        if !distinct.contains(&item) {
+            distinct.push(item);
+        }
+    }
+    let more = distinct.len().saturating_sub(3);
+    distinct.truncate(3);
+    let mut text = distinct.join(", ");
+    if more > 0 {
+        text.push_str(&format!(", +{more} more"));
+    }
+    text
+}
+
 /// A stub: the outside op (a rolled drawing's: the outside layer, all its passes) that feeds
 /// or reads the focused module.
 pub(super) fn stub_node(
