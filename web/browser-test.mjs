@@ -38,6 +38,9 @@ const cases = [
   { name: 'gpt2_full', trace: 'real/gpt2_small.json', args: ['--collapse', 'none'], navigate: true, search: 'attention' },
   { name: 'convnet', trace: 'convnet.json', args: [], explore: true, navigate: true, search: 'conv2d' },
   { name: 'rolled', trace: 'real/lstm_gru.json', args: ['--rolled'], explore: true, rolled: true, search: 'lstm' },
+  // An LSTMCell stepped 64 times: auto draws its first call and the later steps as one node,
+  // which opens into one box per call.
+  { name: 'cell_loop', trace: 'real/lstmcell_64.json', args: [], explore: true, loop: true, search: 'getitem' },
   { name: 'backward', trace: 'backward.json', args: ['--graph', 'backward'], search: 'addmm' },
   { name: 'combined', trace: 'backward.json', args: ['--graph', 'combined'], search: 'relu' },
   { name: 'edited', trace: 'edited.json', args: ['--show-cone'], cone: true, search: 'relu' },
@@ -118,6 +121,33 @@ async function rest(page) {
   });
   await page.mouse.move(v.x, v.y);
   await page.keyboard.press('Escape');
+}
+
+// Clicks the node of a loop's later steps: it opens into every step drawn; the slider's
+// stop brings the folded drawing back.
+async function openLoop(page, name, browser, log) {
+  const before = await state(page);
+  await page.keyboard.press('0');
+  const node = await page.evaluate(() => {
+    const g = [...document.querySelectorAll('#tl-canvas g.node.tl-openable')].find((n) => n.dataset.id.startsWith('loop:'));
+    if (!g) return null;
+    const r = g.getBoundingClientRect();
+    return { id: g.dataset.id, x: r.left + r.width / 2, y: r.top + r.height / 2 };
+  });
+  check(node !== null, `${name}: the loop's later steps are one node that opens`);
+  if (!node) return;
+  const opened = await timed(`open ${node.id}`, async () => {
+    await page.mouse.click(node.x, node.y);
+    return waitState(page, before.state);
+  }, log);
+  const calls = opened.ids.filter((id) => id.startsWith('box:cell:')).length;
+  check(!opened.ids.includes(node.id) && calls === 64, `${name}: opening the loop draws each of its 64 calls (${calls} boxes)`);
+  await rest(page);
+  await compareShot(browser, page, `${name}.opened`);
+  const auto = await page.evaluate(() => window.tlDraw.data.stops.findIndex((s) => s.auto));
+  await slideTo(page, auto, log, 'back to auto');
+  const back = await state(page);
+  check(back.state === before.state && back.ids.includes(node.id), `${name}: the slider folds the loop again`);
 }
 
 async function openAndClose(page, name, browser, log) {
@@ -251,7 +281,7 @@ async function run(browser, test) {
     });
     await slider.evaluate((s, v) => { s.value = String(v); s.dispatchEvent(new Event('input')); }, auto);
     await page.waitForFunction((v) => document.body.dataset.state === String(window.tlDraw.data.stops[v].state), auto);
-    await openAndClose(page, test.name, browser, log);
+    await (test.loop ? openLoop : openAndClose)(page, test.name, browser, log);
   }
 
   if (test.timed) {

@@ -48,21 +48,30 @@ def cache_tensors(cache: Any) -> list[torch.Tensor]:
     return tensors
 
 
-class GPT2WithCache(nn.Module):
-    """GPT-2 (``transformers``) returning its logits and every layer's key/value cache
-    tensors as separate outputs: 1 + 2 x layers outputs, the cache tensors made inside the
-    blocks. ``transformers`` 5 returns the cache as a ``DynamicCache`` object; unpacking it
-    keeps the outputs plain tensors, as a user's own ``(logits, presents)`` wrapper does."""
+class CausalLMWithCache(nn.Module):
+    """A ``transformers`` causal language model returning its logits and every layer's key
+    and value cache tensors as separate outputs (1 + 2 x layers, the cache tensors made
+    inside the blocks). ``transformers`` 5 returns the cache as a ``DynamicCache`` object;
+    unpacking it keeps the outputs plain tensors, as a user's own ``(logits, presents)``
+    wrapper does. The model is registered as ``name``: its module addresses start with it."""
 
-    def __init__(self, layers: int):
+    def __init__(self, name: str, model: nn.Module):
         super().__init__()
-        from transformers import GPT2Config, GPT2LMHeadModel
-
-        self.gpt2 = GPT2LMHeadModel(GPT2Config(n_layer=layers))
+        self.add_module(name, model)
+        self.model_name = name
 
     def forward(self, input_ids: torch.Tensor) -> tuple[torch.Tensor, ...]:
-        out = self.gpt2(input_ids, use_cache=True)
+        out = getattr(self, self.model_name)(input_ids, use_cache=True)
         return (out.logits, *cache_tensors(out.past_key_values))
+
+
+class GPT2WithCache(CausalLMWithCache):
+    """GPT-2 (``transformers`` ``GPT2LMHeadModel``, width 768) with its cache as outputs."""
+
+    def __init__(self, layers: int):
+        from transformers import GPT2Config, GPT2LMHeadModel
+
+        super().__init__("gpt2", GPT2LMHeadModel(GPT2Config(n_layer=layers)))
 
 
 def _gpt2(layers: int) -> Callable[[], tuple[nn.Module, Any]]:
@@ -72,14 +81,13 @@ def _gpt2(layers: int) -> Callable[[], tuple[nn.Module, Any]]:
     return build
 
 
-class LlamaWithCache(nn.Module):
+class LlamaWithCache(CausalLMWithCache):
     """A Llama-style decoder (``transformers`` ``LlamaForCausalLM``: grouped key/value heads,
-    rotary embedding, SwiGLU) returning its logits and every layer's key and value cache
-    tensors, as ``GPT2WithCache`` does. Width 512 (8 heads, 2 key/value heads), not Llama-2
-    7B's 4096: its 28 GB of weights do not fit this machine; the graph is the same."""
+    rotary embedding, SwiGLU) with its cache as outputs. Width 512 (8 heads, 2 key/value
+    heads), not Llama-2 7B's 4096: its 28 GB of weights do not fit this machine; the graph
+    is the same."""
 
     def __init__(self, layers: int):
-        super().__init__()
         from transformers import LlamaConfig, LlamaForCausalLM
 
         config = LlamaConfig(
@@ -90,11 +98,7 @@ class LlamaWithCache(nn.Module):
             num_key_value_heads=2,
             vocab_size=32000,
         )
-        self.llama = LlamaForCausalLM(config)
-
-    def forward(self, input_ids: torch.Tensor) -> tuple[torch.Tensor, ...]:
-        out = self.llama(input_ids, use_cache=True)
-        return (out.logits, *cache_tensors(out.past_key_values))
+        super().__init__("llama", LlamaForCausalLM(config))
 
 
 def _llama(layers: int) -> Callable[[], tuple[nn.Module, Any]]:
@@ -318,17 +322,16 @@ def _dict_vae() -> tuple[nn.Module, Any]:
     return DictVAE(), torch.randn(2, 3, 64, 64)
 
 
-class MixtralWithCache(nn.Module):
+class MixtralWithCache(CausalLMWithCache):
     """A Mixtral-style mixture-of-experts decoder (``transformers`` ``MixtralForCausalLM``: 8
-    experts, 2 per token, grouped key/value heads, rotary embedding) returning its logits and
-    every layer's key and value cache tensors. Each layer's experts run in a Python loop over
-    the experts its tokens were routed to: ``transformers``' eager experts, its reference
-    code and what releases before 5 always ran (5 picks one grouped matrix product where
-    torch has it). 4 layers of width 512, not Mixtral 8x7B's 32 of 4096 (its 94 GB of
-    weights do not fit this machine); the graph of a layer is the same."""
+    experts, 2 per token, grouped key/value heads, rotary embedding) with its cache as
+    outputs. Each layer's experts run in a Python loop over the experts its tokens were
+    routed to: ``transformers``' eager experts, its reference code and what releases before
+    5 always ran (5 picks one grouped matrix product where torch has it). 4 layers of width
+    512, not Mixtral 8x7B's 32 of 4096 (its 94 GB of weights do not fit this machine); the
+    graph of a layer is the same."""
 
     def __init__(self, layers: int):
-        super().__init__()
         from transformers import MixtralConfig, MixtralForCausalLM
 
         config = MixtralConfig(
@@ -342,11 +345,7 @@ class MixtralWithCache(nn.Module):
             vocab_size=32000,
             experts_implementation="eager",
         )
-        self.mixtral = MixtralForCausalLM(config)
-
-    def forward(self, input_ids: torch.Tensor) -> tuple[torch.Tensor, ...]:
-        out = self.mixtral(input_ids, use_cache=True)
-        return (out.logits, *cache_tensors(out.past_key_values))
+        super().__init__("mixtral", MixtralForCausalLM(config))
 
 
 def _mixtral() -> tuple[nn.Module, Any]:

@@ -459,6 +459,27 @@ impl<'t> Grouping<'_, 't> {
     }
 }
 
+/// The plan's loops of calls that form one and that no module the plan folds hides (a loop
+/// inside a box is folded with it).
+pub(crate) fn planned_loops(
+    index: &TraceIndex<'_>,
+    hidden: &[bool],
+    plan: Option<&Plan>,
+    planned: &[Option<Planned>],
+) -> Vec<loops::CallLoop> {
+    let folded = |address: &String| {
+        index
+            .tree
+            .id(address)
+            .is_some_and(|id| planned[id as usize].is_some())
+    };
+    plan.iter()
+        .flat_map(|plan| &plan.loops)
+        .filter_map(|address| loops::call_loop(index, hidden, address))
+        .filter(|call_loop| !call_loop.enclosing.iter().any(folded))
+        .collect()
+}
+
 /// Computes what is drawn for `trace` under `options`.
 pub fn visible_graph(
     trace: &Trace,
@@ -478,20 +499,7 @@ pub fn visible_graph_with(
 ) -> Result<VisibleGraph, VisibilityError> {
     let trace = index.trace;
     let planned = index_plan(options.plan.as_ref(), &index.tree);
-    // A loop inside a module the plan folds is folded with it.
-    let folded = |address: &String| {
-        index
-            .tree
-            .id(address)
-            .is_some_and(|id| planned[id as usize].is_some())
-    };
-    let call_loops: Vec<loops::CallLoop> = options
-        .plan
-        .iter()
-        .flat_map(|plan| &plan.loops)
-        .filter_map(|address| loops::call_loop(index, &hidden, address))
-        .filter(|call_loop| !call_loop.enclosing.iter().any(folded))
-        .collect();
+    let call_loops = planned_loops(index, &hidden, options.plan.as_ref(), &planned);
     let mut loop_of_op = vec![None; trace.ops.len()];
     for (k, call_loop) in call_loops.iter().enumerate() {
         for i in call_loop.later.clone() {

@@ -40,10 +40,20 @@ impl CallLoop {
     /// What the later steps run: the modules they call (directly, in order of first call)
     /// with how many calls each, and the ops they run outside any module call.
     pub fn later_work(&self, index: &TraceIndex<'_>) -> (Vec<(String, usize)>, Vec<usize>) {
+        self.work_of(index, self.later.clone())
+    }
+
+    /// [`CallLoop::later_work`] of some of the later steps' ops (a rolled drawing's
+    /// ellipsis holds only what no node of the first step draws).
+    pub fn work_of(
+        &self,
+        index: &TraceIndex<'_>,
+        ops: impl IntoIterator<Item = usize>,
+    ) -> (Vec<(String, usize)>, Vec<usize>) {
         let mut called: Vec<(String, usize)> = Vec::new();
         let mut between = Vec::new();
         let mut last_call = None;
-        for i in self.later.clone() {
+        for i in ops {
             let Some(&call) = index.stack(i).get(self.depth) else {
                 if index.trace.ops[i].kind == OpKind::Op {
                     between.push(i);

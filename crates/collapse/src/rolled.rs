@@ -39,6 +39,9 @@ enum RolledKey<'t> {
     OpCapsule(usize),
     /// Outside a focused module: all passes of one layer on one side.
     Stub(&'t str, StubSide),
+    /// What a loop's later steps run that no node of its first step draws (an `LSTMCell`
+    /// loop's per-step input slices, each a layer of its own), by index into the loops.
+    LoopRest(usize),
 }
 
 /// The rolled graph: layers as nodes (their passes in `NodeKind::Layer`), folded as
@@ -60,10 +63,17 @@ pub fn rolled_graph_with(
 ) -> Result<(VisibleGraph, Vec<PassLabels>), VisibilityError> {
     let trace = index.trace;
     let hidden = hidden_ops(index, options.buffers);
-    let groups = rolled_groups(index, options, &hidden)?;
+    let planned = crate::index_plan(options.plan.as_ref(), &index.tree);
+    let loops = crate::planned_loops(index, &hidden, options.plan.as_ref(), &planned);
+    let groups = rolled_groups(index, options, &hidden, &planned, &loops)?;
     let first_call_of: HashMap<&str, usize> = first_calls(trace);
-    let (mut nodes, mut chains, node_of_op) =
-        rolled_nodes(index, options.plan.as_ref(), &groups, &first_call_of);
+    let (mut nodes, mut chains, node_of_op) = rolled_nodes(
+        index,
+        options.plan.as_ref(),
+        &loops,
+        &groups,
+        &first_call_of,
+    );
     // Ops of a boxed module drawn beside its box.
     let boxes: HashMap<String, usize> = nodes
         .iter()
@@ -123,13 +133,14 @@ fn rolled_groups<'a>(
     index: &'a TraceIndex<'_>,
     options: &VisibilityOptions,
     hidden: &[bool],
+    planned: &[Option<crate::Planned>],
+    loops: &[crate::loops::CallLoop],
 ) -> Result<IndexMap<RolledKey<'a>, Vec<usize>>, VisibilityError> {
     let trace = index.trace;
     let inside = match &options.focus {
         Some(address) => Some(crate::focus_members(trace, &index.tree, address)?),
         None => None,
     };
-    let planned = crate::index_plan(options.plan.as_ref(), &index.tree);
     let op_capsule_of: HashMap<&str, usize> = options
         .plan
         .iter()
@@ -209,9 +220,24 @@ fn rolled_groups<'a>(
         }
         Some(RolledKey::Layer(op.layer_label.as_str()))
     };
+    // Per loop, the nodes its first step draws; per op, the loop whose later steps hold it.
+    let first_keys: Vec<HashSet<RolledKey<'_>>> = loops
+        .iter()
+        .map(|call_loop| call_loop.first.clone().filter_map(key_of).collect())
+        .collect();
+    let mut loop_of_op = vec![None; trace.ops.len()];
+    for (k, call_loop) in loops.iter().enumerate() {
+        for i in call_loop.later.clone() {
+            loop_of_op[i] = Some(k);
+        }
+    }
     let mut groups: IndexMap<RolledKey<'_>, Vec<usize>> = IndexMap::new();
-    for i in 0..trace.ops.len() {
+    for (i, in_loop) in loop_of_op.iter().enumerate() {
         if let Some(key) = key_of(i) {
+            let key = match *in_loop {
+                Some(k) if !first_keys[k].contains(&key) => RolledKey::LoopRest(k),
+                _ => key,
+            };
             groups.entry(key).or_default().push(i);
         }
     }
@@ -223,6 +249,7 @@ fn rolled_groups<'a>(
 fn rolled_nodes(
     index: &TraceIndex<'_>,
     plan: Option<&crate::Plan>,
+    loops: &[crate::loops::CallLoop],
     groups: &IndexMap<RolledKey<'_>, Vec<usize>>,
     first_call_of: &HashMap<&str, usize>,
 ) -> (Vec<Node>, Vec<Vec<usize>>, Vec<Option<usize>>) {
@@ -259,6 +286,7 @@ fn rolled_nodes(
                     .map_or_else(String::new, |(address, _)| format!("{address}.")),
             ),
             RolledKey::Stub(..) => Some(String::new()),
+            RolledKey::LoopRest(k) => Some(loops[*k].address.clone()),
         };
         // A leaf module's several outputs are its rectangles, with no frame around them.
         let stack = index.stack(first);
@@ -314,6 +342,17 @@ fn rolled_nodes(
             }),
             RolledKey::OpCapsule(_) => NodeKind::OpCapsule(ops.clone()),
             RolledKey::Stub(_, side) => NodeKind::Stub(first, *side),
+            RolledKey::LoopRest(k) => {
+                let call_loop = &loops[*k];
+                let (called, between) = call_loop.work_of(index, ops.iter().copied());
+                NodeKind::LoopEllipsis(crate::LoopEllipsis {
+                    address: call_loop.address.clone(),
+                    calls: call_loop.calls[1..].to_vec(),
+                    called,
+                    between,
+                    ops: ops.clone(),
+                })
+            }
         };
         nodes.push(Node {
             kind,

@@ -58,6 +58,13 @@ fn the_real_fixtures_cover_the_families_users_draw() {
         "densenet",
         "unet",
         "lstm_gru",
+        "llama_",
+        "mixtral_",
+        "t5_",
+        "whisper_",
+        "mamba",
+        "vae_",
+        "lstmcell_",
     ] {
         assert!(
             names.iter().any(|name| name.starts_with(family)),
@@ -68,7 +75,15 @@ fn the_real_fixtures_cover_the_families_users_draw() {
 
 #[test]
 fn only_the_output_made_last_is_pinned_to_the_sink() {
-    for name in ["gpt2_small", "gpt2_48", "llama_4", "llama_32", "t5_small"] {
+    for name in [
+        "gpt2_small",
+        "gpt2_48",
+        "llama_4",
+        "llama_32",
+        "mixtral_4",
+        "t5_small",
+        "whisper_tiny",
+    ] {
         let trace = Trace::load(real(name)).unwrap();
         let outputs: Vec<&str> = trace
             .ops
@@ -332,6 +347,7 @@ fn folded_language_models_draw_their_cache_as_one_output_node() {
         ("gpt2_48", 48, "(1, 12, 16, 64)", ""),
         ("llama_4", 4, "(1, 2, 16, 64)", ""),
         ("llama_32", 32, "(1, 2, 16, 64)", ""),
+        ("mixtral_4", 4, "(1, 2, 16, 64)", ""),
         // A convolution state then a recurrent state per layer: a pair of shapes in turn.
         ("mamba", 24, "(1, 1536, 4) and (1, 1536, 16) in turn", ".0"),
     ] {
@@ -492,6 +508,27 @@ fn a_cell_called_in_a_loop_folds_into_its_first_call_and_the_later_ones() {
         titles.iter().filter(|t| t.starts_with("@cell:")).count(),
         64
     );
+    // Rolled, the cell is one box for its 64 calls; the later steps' slices of the input,
+    // each a layer of its own, are one node (TorchLens draws them in a 64-wide row).
+    let rolled = draw(
+        &trace,
+        &DrawOptions::default().collapse(Collapse::Auto).rolled(true),
+    )
+    .unwrap();
+    assert_eq!(
+        node_titles(&rolled),
+        [
+            "input_1",
+            "newzeros_1_1",
+            "newzeros_2_2",
+            "getitem_1_3",
+            "@cell (x64)",
+            "... +63 more steps of the loop",
+            "linear_1_69",
+            "output_1",
+        ]
+    );
+    assert_eq!(rolled.styled.nodes[5].rows[1].text, "63 ops (getitem)");
     // fold_repeats=True folds it at full detail too: the first call open, the rest folded.
     let folded = draw(&trace, &DrawOptions::default().fold_repeats(true)).unwrap();
     let titles = node_titles(&folded);

@@ -444,7 +444,12 @@ pub(super) fn loop_ellipsis_node(
         "... +{} more steps of the loop",
         ellipsis.calls.len()
     ))];
-    rows.push(Row::plain(called_row(index, &ellipsis.called)));
+    // A rolled drawing's ellipsis holds only what no node of the first step draws: it may
+    // call no module.
+    let calls = !ellipsis.called.is_empty();
+    if calls {
+        rows.push(Row::plain(called_row(index, &ellipsis.called)));
+    }
     if !ellipsis.between.is_empty() {
         let types = first_few(
             ellipsis
@@ -452,8 +457,9 @@ pub(super) fn loop_ellipsis_node(
                 .iter()
                 .map(|&op| trace.ops[op].layer_type.as_str()),
         );
+        let (and, other) = if calls { ("and ", "other ") } else { ("", "") };
         rows.push(Row::plain(format!(
-            "and {} other ops ({types})",
+            "{and}{} {other}ops ({types})",
             ellipsis.between.len()
         )));
     }
