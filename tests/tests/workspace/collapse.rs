@@ -477,10 +477,11 @@ fn a_rolled_drawing_keeps_the_argument_labels_of_each_pass() {
 
 /// The guide: fold_repeats=True "folds every repeated run it can", 0.0 is the same as
 /// "none", and a larger level never shows more. Before, the eight-block stack drew 6 nodes
-/// at "none", 44 at 0.0, 6 at 0.5, 38 at "auto" and 9 at "max".
+/// at "none", 44 at 0.0, 6 at 0.5, 38 at "auto" and 9 at "max"; loops did not fold.
 #[test]
 fn fold_repeats_true_folds_at_every_level_and_levels_only_fold_more() {
-    for name in ["stack8", "stack40"] {
+    // Runs of identical blocks, and loops of calls (an RNN's steps, an LSTMCell's).
+    for name in ["stack8", "stack40", "long_loop", "cell_loop"] {
         let trace = trace(name);
         let nodes = |options: DrawOptions| draw(&trace, &options).unwrap().styled.nodes.len();
         let count = |collapse: Collapse| {
