@@ -117,3 +117,19 @@ def test_edit_refusals_name_the_capture_option(convnet: object) -> None:
             tl_draw.draw(convnet, **keywords)
         assert raised.value.code == "surgery_evidence_missing"
         assert "CaptureOptions(intervention_ready=True)" in str(raised.value)
+
+
+def test_a_saved_onnx_model_draws_and_a_damaged_one_is_a_coded_error(tmp_path: Path) -> None:
+    """``tl_draw.draw("model.onnx")``: the graph of a saved model, drawn as a trace is; a
+    damaged file raises ``DrawError`` (a ``ValueError``) with the reader's code."""
+    out = tmp_path / "gpt2.svg"
+    tl_draw.draw(FIXTURES / "onnx" / "gpt2_small.onnx", out, collapse="auto")
+    svg = out.read_text()
+    assert "@gpt2.transformer.h.11" in svg and "ONNX opset 20" in svg
+    damaged = tmp_path / "damaged.onnx"
+    damaged.write_bytes((FIXTURES / "onnx" / "resnet18.onnx").read_bytes()[:5000])
+    with pytest.raises(tl_draw.DrawError) as raised:
+        tl_draw.draw(damaged, tmp_path / "never.svg")
+    assert raised.value.code == "onnx_truncated"
+    assert isinstance(raised.value, ValueError)
+    assert not (tmp_path / "never.svg").exists()

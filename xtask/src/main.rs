@@ -435,7 +435,8 @@ enum FuzzBound {
 }
 /// The fuzz targets of `fuzz/Cargo.toml`, each with the share of [`FUZZ_TEST_RUNS`] it
 /// runs in `cargo xtask test` (a page lays out every stop: about ten times slower an input).
-const FUZZ_TARGETS: [(&str, u64); 3] = [("load", 1), ("load_and_draw", 1), ("page", 10)];
+const FUZZ_TARGETS: [(&str, u64); 4] =
+    [("load", 1), ("load_and_draw", 1), ("page", 10), ("onnx", 1)];
 
 /// `fuzz [SECONDS]`: installs cargo-fuzz when missing, builds the targets (cached in
 /// `~/.cache/tl-draw/fuzz-target`, outside the clone, so a new clone does not rebuild them)

@@ -20,7 +20,8 @@ impl Source {
     pub fn document(&self) -> Result<Document, DrawError> {
         match self {
             Source::Json(bytes) => Ok(Document::from_json(json_text(bytes)?)?),
-            Source::File(path) => Ok(Document::read(path)?),
+            // A trace or bundle file, or a saved ONNX model (`model.onnx`).
+            Source::File(path) => tl_draw::read_document(path, tl_draw::DEFAULT_MAX_TRACE_BYTES),
         }
     }
 
@@ -28,6 +29,7 @@ impl Source {
     pub fn trace(&self) -> Result<Trace, DrawError> {
         let trace = match self {
             Source::Json(bytes) => Trace::from_json(json_text(bytes)?)?,
+            Source::File(path) if tl_draw::is_onnx_path(path) => tl_draw::read_onnx(path)?,
             Source::File(path) => Trace::load(path)?,
         };
         Ok(trace)

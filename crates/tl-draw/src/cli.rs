@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use crate::options::{parse_show_buffers, FlagShape, OptionSpec, OPTIONS, WRITE_OPTIONS};
 use crate::{
     BundleKeywords, Caller, Document, DrawError, DrawOptions, Drawn, KeywordValue, Subject, Trace,
-    TraceError, WriteOptions, Written,
+    WriteOptions, Written,
 };
 use clap::{Arg, ArgAction, Args, Parser, Subcommand};
 
@@ -56,7 +56,7 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Refuse trace files larger than this many bytes.
-        #[arg(long, default_value_t = tl_trace_model::DEFAULT_MAX_TRACE_BYTES)]
+        #[arg(long, default_value_t = crate::DEFAULT_MAX_TRACE_BYTES)]
         max_trace_bytes: u64,
     },
 }
@@ -85,7 +85,7 @@ struct DrawArgs {
     #[arg(long, value_delimiter = ',')]
     members: Option<Vec<String>>,
     /// Refuse trace files larger than this many bytes (1 GiB; a 100,000-operation trace is about 110 MB).
-    #[arg(long, default_value_t = tl_trace_model::DEFAULT_MAX_TRACE_BYTES)]
+    #[arg(long, default_value_t = crate::DEFAULT_MAX_TRACE_BYTES)]
     max_trace_bytes: u64,
 }
 
@@ -272,7 +272,7 @@ impl DrawArgs {
     fn subject(&self) -> Result<Subject, DrawError> {
         // A trace is validated when it is drawn, so it is only read here.
         if let [only] = self.traces.as_slice() {
-            return Ok(Subject::Document(Document::read_limited(
+            return Ok(Subject::Document(crate::read_document(
                 only,
                 self.max_trace_bytes,
             )?));
@@ -282,7 +282,7 @@ impl DrawArgs {
             .iter()
             .map(|path| {
                 let name = path.file_stem().unwrap_or_default();
-                let trace = Trace::read_limited(path, self.max_trace_bytes)?;
+                let trace = read_trace(path, self.max_trace_bytes)?;
                 trace.validate()?;
                 Ok((name.to_string_lossy().into_owned(), trace))
             })
@@ -291,8 +291,20 @@ impl DrawArgs {
     }
 }
 
-fn check(path: &Path, max_bytes: u64) -> Result<String, TraceError> {
-    match Document::load_limited(path, max_bytes)? {
+/// One trace: a trace file, or an ONNX model's graph.
+fn read_trace(path: &Path, max_bytes: u64) -> Result<Trace, DrawError> {
+    if crate::is_onnx_path(path) {
+        return crate::read_onnx(path);
+    }
+    Ok(Trace::read_limited(path, max_bytes)?)
+}
+
+fn check(path: &Path, max_bytes: u64) -> Result<String, DrawError> {
+    let document = crate::read_document(path, max_bytes)?;
+    if let Document::Trace(trace) = &document {
+        trace.validate()?;
+    }
+    match document {
         Document::Bundle(bundle) => {
             let names: Vec<&str> = bundle.members.iter().map(|m| m.name.as_str()).collect();
             Ok(format!(
@@ -309,7 +321,7 @@ fn check(path: &Path, max_bytes: u64) -> Result<String, TraceError> {
 
 fn schedule(trace: &Path, show_buffers: &str) -> Result<String, DrawError> {
     let buffers = parse_show_buffers(show_buffers)?;
-    let trace = Trace::read(trace)?;
+    let trace = read_trace(trace, crate::DEFAULT_MAX_TRACE_BYTES)?;
     let schedule = crate::Schedule::build(&trace, buffers)?;
     let band = crate::readable_band(&trace);
     let auto = schedule.auto(band).level;

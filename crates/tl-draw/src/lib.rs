@@ -33,6 +33,7 @@ pub use tl_drawing::{
     MAX_HOOK_ROWS, METRICS, WRITE_KEYWORDS,
 };
 pub use tl_layout::{forget_recent_layouts, guard};
+pub use tl_onnx::{is_onnx_path, OnnxError};
 /// The interactive page (`tl-page`).
 pub use tl_page as html;
 pub use tl_render_cairo::{use_fonts_in, Rendered, FONT_FILES};
@@ -43,10 +44,31 @@ pub use tl_style::{
 pub use tl_trace_model::union::union_bundle;
 pub use tl_trace_model::{
     Bundle, BundleMember, DeltaOn, Document, OpKind, OpRecord, Trace, TraceError, BUNDLE_FORMAT,
-    FORMAT_VERSION,
+    DEFAULT_MAX_TRACE_BYTES, FORMAT_VERSION,
 };
 
+use std::path::Path;
+
 use tl_style::format;
+
+/// Reads what a drawing starts from: a trace or bundle file (JSON, at most `max_bytes`), or
+/// a saved ONNX model (`.onnx`: its graph, read into a trace; `tl_onnx`).
+pub fn read_document(path: &Path, max_bytes: u64) -> Result<Document, DrawError> {
+    if is_onnx_path(path) {
+        return Ok(Document::Trace(Box::new(read_onnx(path)?)));
+    }
+    Ok(Document::read_limited(path, max_bytes)?)
+}
+
+/// The trace of the ONNX model at `path`. A file that cannot be read is the same error as
+/// an unreadable trace (`trace_read_failed`, naming the path); any other is the reader's
+/// coded error (`onnx_truncated`, `onnx_graph_cyclic`, ...).
+pub fn read_onnx(path: &Path) -> Result<Trace, DrawError> {
+    tl_onnx::read(path).map_err(|error| match error {
+        OnnxError::Read { path, source } => DrawError::Trace(TraceError::Read { path, source }),
+        other => DrawError::invalid(other.code(), other.to_string()),
+    })
+}
 
 /// The Rust calls of the drawing guide (`docs/guides/drawing.md`), compiled by
 /// `cargo test --doc` so that the guide cannot drift from the API.

@@ -150,6 +150,64 @@ impl TraceBuilder {
         record.output_of_calls.push(call.to_owned());
     }
 
+    /// The op labelled `label`, when pushed.
+    pub fn op(&self, label: &str) -> Option<&OpRecord> {
+        self.op_at.get(label).map(|&index| &self.trace.ops[index])
+    }
+
+    /// Adds parameters as they are (their modules already added), each counted by its
+    /// module and every ancestor, trainable or frozen as it says.
+    pub fn add_params(&mut self, params: Vec<ParamRecord>) {
+        for param in params {
+            let mut owner = self.module_at.get(param.module.as_str()).copied();
+            while let Some(index) = owner {
+                let record = &mut self.trace.modules[index];
+                record.num_params = record.num_params.saturating_add(param.numel);
+                if param.trainable {
+                    record.num_params_trainable =
+                        record.num_params_trainable.saturating_add(param.numel);
+                } else {
+                    record.num_params_frozen = record.num_params_frozen.saturating_add(param.numel);
+                }
+                owner = record.parent.as_ref().map(|p| self.module_at[p.as_str()]);
+            }
+            self.trace.params.push(param);
+        }
+    }
+
+    /// Marks, for every call, its outputs (its ops read from outside it, or by an output),
+    /// and for a call of a module with no children that ran one op, that op as the module's
+    /// whole work: what a graph read without TorchLens's hooks must work out afterwards.
+    pub fn mark_call_outputs_and_atomic_ops(&mut self) {
+        for call in 0..self.trace.module_calls.len() {
+            let record = &self.trace.module_calls[call];
+            let label = record.label.clone();
+            let inside: std::collections::HashSet<&str> =
+                record.ops.iter().map(String::as_str).collect();
+            let outputs: Vec<String> = record
+                .ops
+                .iter()
+                .filter(|op| {
+                    let children = &self.trace.ops[self.op_at[op.as_str()]].children;
+                    children
+                        .iter()
+                        .any(|child| !inside.contains(child.as_str()))
+                })
+                .cloned()
+                .collect();
+            let leaf = self.trace.modules[self.module_at[record.address.as_str()]]
+                .children
+                .is_empty();
+            let only = (leaf && record.ops.len() == 1).then(|| record.ops[0].clone());
+            for op in outputs {
+                self.mark_output(&label, &op);
+            }
+            if let Some(op) = only {
+                self.mark_atomic(&op);
+            }
+        }
+    }
+
     /// The trace, with its summary computed from the records.
     pub fn finish(self) -> Trace {
         let mut trace = self.trace;

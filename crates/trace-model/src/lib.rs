@@ -396,6 +396,7 @@ impl Trace {
             model: ModelInfo {
                 class_name: class_name.to_owned(),
                 trace_name: None,
+                source: None,
             },
             summary: TraceSummary {
                 num_ops: 0,

@@ -144,6 +144,11 @@ pub struct ModelInfo {
     /// The trace's own name as TorchLens gave it (`convnet_1`), when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trace_name: Option<String>,
+    /// Where the graph came from when it is not a TorchLens trace of one run (`ONNX opset
+    /// 20, exported by pytorch 2.15.0`): a saved static graph, drawn with this line in its
+    /// header.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 /// Whole-network counts, independent of what any drawing shows.

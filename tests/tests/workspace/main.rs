@@ -13,6 +13,7 @@ mod golden_dot;
 mod guard;
 mod hostile;
 mod interactive;
+mod onnx;
 mod real_models;
 mod reference;
 mod render;

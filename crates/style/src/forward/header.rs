@@ -26,14 +26,20 @@ pub fn header(trace: &Trace, visible: &VisibleGraph) -> Vec<Row> {
         format::compact_count(summary.num_ops),
         format::bytes(summary.total_output_bytes)
     );
-    vec![
-        Row::bold(trace.model.class_name.clone()),
-        Row::plain(ops_line),
-        Row::plain(params_line(
-            summary.num_params_trainable,
-            summary.num_params_frozen,
-        )),
-    ]
+    let mut rows = vec![Row::bold(trace.model.class_name.clone())];
+    rows.extend(
+        trace
+            .model
+            .source
+            .iter()
+            .map(|source| Row::plain(source.clone())),
+    );
+    rows.push(Row::plain(ops_line));
+    rows.push(Row::plain(params_line(
+        summary.num_params_trainable,
+        summary.num_params_frozen,
+    )));
+    rows
 }
 
 /// TorchLens's capture advisories, in bold as it draws them:
