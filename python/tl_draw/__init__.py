@@ -107,7 +107,8 @@ def draw(
     """Draws ``subject`` and returns the ``Drawing``; with ``outpath``, also writes it.
 
     ``subject`` is a TorchLens ``Trace`` (an edited fork included), a ``tl.Bundle``, a list of
-    traces (drawn as their union), or a path to a trace or bundle file. The format is
+    traces (drawn as their union), a ``torch.export.ExportedProgram`` (or its saved ``.pt2``),
+    or a path to a trace or bundle file or a saved ONNX model (``.onnx``). The format is
     ``file_format=`` if given, else the extension of ``outpath``, else PDF. Keywords are the
     guide's: ``collapse="auto"``, ``depth=2``, ``module="blocks.1"``, ``view="speed"``,
     ``theme="dark"``, ``color_by="time"`` (or a function of a node), ``node_spec_fn=``, ...

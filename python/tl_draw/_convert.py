@@ -46,6 +46,11 @@ def _no_collection() -> Iterator[None]:
             gc.enable()
 
 
+def is_exported_program(value: Any) -> bool:
+    """Whether ``value`` is a ``torch.export.ExportedProgram`` (without importing torch)."""
+    return any(cls.__name__ == "ExportedProgram" for cls in type(value).__mro__)
+
+
 def _is_live_trace(value: Any) -> bool:
     return hasattr(value, "ops") and hasattr(value, "model_class_name")
 
@@ -63,13 +68,23 @@ def documents_of(subject: Any, value_stats: bool = True) -> tuple[list[Document]
     """The documents ``subject`` stands for, and member names for a list of traces.
 
     ``subject`` is a live TorchLens ``Trace`` (an edited fork included), a ``tl.Bundle``, a
-    list of traces (or of ``(name, trace)`` pairs), a path to a trace or bundle file, or a
+    list of traces (or of ``(name, trace)`` pairs), a ``torch.export.ExportedProgram`` (or
+    its ``.pt2`` file), a path to a trace or bundle file or an ONNX model (``.onnx``), or a
     ``tl-trace`` / ``tl-bundle`` document already as a dict. ``value_stats=False`` converts
     live traces without their activations' summaries (``tl_export.export_trace``).
     """
     # Imported here: drawing a trace file needs neither torch nor torchlens.
     if isinstance(subject, (str, os.PathLike)):
-        return [os.fspath(subject)], None
+        if os.fspath(subject).endswith(".pt2"):
+            from tl_export.exported import load_program
+
+            subject = load_program(subject)
+        else:
+            return [os.fspath(subject)], None
+    if is_exported_program(subject):
+        from tl_export.exported import export_program
+
+        return [_json_bytes(export_program(subject))], None
     if isinstance(subject, dict) and subject.get("format") in ("tl-trace", "tl-bundle"):
         return [_json_bytes(subject)], None
     if _is_live_bundle(subject):

@@ -29,11 +29,6 @@ def load_program(path: str | os.PathLike[str]) -> Any:
     return torch.export.load(os.fspath(path))
 
 
-def is_exported_program(subject: Any) -> bool:
-    """Whether ``subject`` is a ``torch.export.ExportedProgram`` (without importing torch)."""
-    return any(cls.__name__ == "ExportedProgram" for cls in type(subject).__mro__)
-
-
 def export_program(program: Any, name: str | None = None) -> dict[str, Any]:
     """The ``tl-trace`` document of ``program``, named ``name`` (else the exported module's
     class)."""
@@ -112,7 +107,7 @@ class _Converter:
         self.calls: list[dict[str, Any]] = []
         self.params: list[dict[str, Any]] = []
         self.param_of: dict[str, str] = {}
-        self.buffer_names: set[str] = set()
+        self.param_at: dict[int, str] = {}
 
     def document(self) -> dict[str, Any]:
         import torch
@@ -161,10 +156,8 @@ class _Converter:
         state = self.program.state_dict
         for spec in self.program.graph_signature.input_specs:
             kind = spec.kind.name
-            if kind == "BUFFER" and spec.target is not None:
-                # Read by the ops that use them (a batch norm's running statistics), not
-                # parameters: TorchLens counts only parameters.
-                self.buffer_names.add(spec.arg.name)
+            # Buffers (a batch norm's running statistics) are read by their ops but are not
+            # parameters: TorchLens counts only parameters.
             if kind != "PARAMETER" or spec.target is None:
                 continue
             tensor = state.get(spec.target)
@@ -172,6 +165,11 @@ class _Converter:
                 tensor = self.program.constants.get(spec.target)
             if tensor is None:
                 continue
+            # A weight tied to another (GPT-2's head and token embedding) is one parameter.
+            if tensor.data_ptr() in self.param_at:
+                self.param_of[spec.arg.name] = self.param_at[tensor.data_ptr()]
+                continue
+            self.param_at[tensor.data_ptr()] = spec.target
             module, _, leaf = spec.target.rpartition(".")
             shape = [int(d) for d in tensor.shape]
             numel = math.prod(shape)
@@ -294,12 +292,12 @@ class _Converter:
                 if self.param_of[source.name] not in params:
                     params.append(self.param_of[source.name])
                 continue
-            parent = self.label_of.get(source)
-            if parent is None:
+            producer = self.label_of.get(source)
+            if producer is None:
                 continue
-            if parent not in parents:
-                parents.append(parent)
-            slots.append({"parent": parent, "arg": path} if key is None else {"parent": parent, "kwarg": key})
+            if producer not in parents:
+                parents.append(producer)
+            slots.append({"parent": producer, "arg": path} if key is None else {"parent": producer, "kwarg": key})
         record["parents"] = parents
         record["arg_slots"] = slots
         if params:

@@ -1,53 +1,100 @@
-"""Exports the ONNX fixtures (dynamo exporter, torch's default), weights in external data."""
-import os, sys, time, warnings
-warnings.filterwarnings("ignore")
-import torch, torchvision
+"""The ONNX fixtures (``fixtures/onnx``): ResNet-18, GPT-2 small, BERT-base and a model that
+branches on its data (an ONNX ``If``), exported by ``torch.onnx.export`` with torch's default
+(dynamo) exporter, random weights, no downloads.
+
+The weights go to external data files (``<name>.onnx.data``), which are not committed: the
+reader never reads weights. Exporting needs the ``onnx`` and ``onnxscript`` packages, which
+the adapter's environment does not install (``pip install onnx onnxscript``)::
+
+    python -m tl_export.onnx_models fixtures/onnx [NAME ...]
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import torch
 from torch import nn
-out = sys.argv[1]
-torch.manual_seed(0)
+
 
 class Gate(nn.Module):
-    """A model with data-dependent control flow, exported as an ONNX If (torch.cond)."""
-    def __init__(self):
+    """Data-dependent control flow, exported as an ONNX ``If`` (``torch.cond``): one branch
+    grows the input, the other shrinks it."""
+
+    def __init__(self) -> None:
         super().__init__()
         self.up = nn.Linear(16, 16)
         self.down = nn.Linear(16, 16)
         self.head = nn.Linear(16, 4)
-    def forward(self, x):
-        def grow(x):
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        def grow(x: torch.Tensor) -> torch.Tensor:
             return torch.relu(self.up(x))
-        def shrink(x):
+
+        def shrink(x: torch.Tensor) -> torch.Tensor:
             return torch.tanh(self.down(x))
+
         y = torch.cond(x.sum() > 0, grow, shrink, (x,))
         return self.head(y)
 
-def models():
-    yield "resnet18", torchvision.models.resnet18().eval(), (torch.randn(1, 3, 224, 224),)
-    from transformers import GPT2Config, GPT2LMHeadModel, BertConfig, BertModel
-    class GPT2Logits(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.gpt2 = GPT2LMHeadModel(GPT2Config())
-        def forward(self, ids):
-            return self.gpt2(ids, use_cache=False).logits
-    yield "gpt2_small", GPT2Logits().eval(), (torch.randint(0, 50257, (1, 16)),)
-    class BertHidden(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.bert = BertModel(BertConfig())
-        def forward(self, ids):
-            return self.bert(ids).last_hidden_state
-    yield "bert_base", BertHidden().eval(), (torch.randint(0, 30522, (1, 16)),)
-    yield "gate_if", Gate().eval(), (torch.randn(2, 16),)
 
-only = set(sys.argv[2:])
-for name, model, args in models():
-    if only and name not in only:
-        continue
-    t = time.time()
-    path = os.path.join(out, f"{name}.onnx")
-    try:
-        torch.onnx.export(model, args, path, dynamo=True, external_data=True)
-        print(name, round(time.time() - t, 1), "s", os.path.getsize(path), flush=True)
-    except Exception as e:
-        print(name, "FAILED", type(e).__name__, str(e)[:300], flush=True)
+class GPT2Logits(nn.Module):
+    """GPT-2 small (``transformers``) returning its logits, without the key/value cache."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        from transformers import GPT2Config, GPT2LMHeadModel
+
+        self.gpt2 = GPT2LMHeadModel(GPT2Config())
+
+    def forward(self, ids: torch.Tensor) -> torch.Tensor:
+        return self.gpt2(ids, use_cache=False).logits
+
+
+class BertHidden(nn.Module):
+    """BERT-base (``transformers``) returning its last hidden state."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        from transformers import BertConfig, BertModel
+
+        self.bert = BertModel(BertConfig())
+
+    def forward(self, ids: torch.Tensor) -> torch.Tensor:
+        return self.bert(ids).last_hidden_state
+
+
+def _resnet18() -> tuple[nn.Module, tuple[Any, ...]]:
+    import torchvision
+
+    return torchvision.models.resnet18(), (torch.randn(1, 3, 224, 224),)
+
+
+MODELS: dict[str, Callable[[], tuple[nn.Module, tuple[Any, ...]]]] = {
+    "resnet18": _resnet18,
+    "gpt2_small": lambda: (GPT2Logits(), (torch.randint(0, 50257, (1, 16)),)),
+    "bert_base": lambda: (BertHidden(), (torch.randint(0, 30522, (1, 16)),)),
+    "gate_if": lambda: (Gate(), (torch.randn(2, 16),)),
+}
+
+
+def export(out_dir: str, names: list[str] | None = None) -> Iterator[str]:
+    """Exports the models named (all by default) into ``out_dir``; yields the files written."""
+    warnings.filterwarnings("ignore")
+    for name, build in MODELS.items():
+        if names and name not in names:
+            continue
+        torch.manual_seed(0)
+        model, args = build()
+        path = os.path.join(out_dir, f"{name}.onnx")
+        torch.onnx.export(model.eval(), args, path, dynamo=True, external_data=True)
+        yield path
+
+
+if __name__ == "__main__":
+    for written in export(sys.argv[1], sys.argv[2:]):
+        print(written)

@@ -219,6 +219,16 @@ pub fn assert_system_dot_reads(dot: &Path, folder: &Path) {
     }
 }
 
+/// The titles (first rows) of a drawing's nodes, in order.
+pub fn node_titles(drawing: &tl_draw::Drawing) -> Vec<String> {
+    drawing
+        .styled
+        .nodes
+        .iter()
+        .map(|node| node.rows[0].text.clone())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::first_difference;

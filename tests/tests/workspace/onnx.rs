@@ -7,19 +7,10 @@
 use std::path::PathBuf;
 
 use tl_draw::{draw, read_onnx, Collapse, DrawOptions};
-use tl_tests::fixtures_dir;
+use tl_tests::{check_golden, fixtures_dir, node_titles};
 
 fn onnx(name: &str) -> PathBuf {
     fixtures_dir().join("onnx").join(format!("{name}.onnx"))
-}
-
-fn titles(drawing: &tl_draw::Drawing) -> Vec<String> {
-    drawing
-        .styled
-        .nodes
-        .iter()
-        .map(|node| node.rows[0].text.clone())
-        .collect()
 }
 
 /// One operation per ONNX node, subgraphs included (counted with the `onnx` package
@@ -54,7 +45,7 @@ fn every_onnx_node_is_one_operation() {
 fn gpt2_small_from_onnx_folds_into_its_blocks() {
     let trace = read_onnx(&onnx("gpt2_small")).unwrap();
     let auto = draw(&trace, &DrawOptions::default().collapse(Collapse::Auto)).unwrap();
-    let titles = titles(&auto);
+    let titles = node_titles(&auto);
     assert!(titles.len() <= 25, "{} nodes: {titles:?}", titles.len());
     for block in 0..12 {
         assert!(
@@ -130,6 +121,19 @@ fn both_branches_of_an_if_are_drawn_in_frames() {
         })
         .collect();
     assert_eq!(parents, ["greater", "relu", "tanh"]);
+}
+
+/// The reviewed drawings: the `If` model at full detail, ResNet-18's export at `auto`.
+#[test]
+fn onnx_drawings_match_their_golden_dot() {
+    let gate = read_onnx(&onnx("gate_if")).unwrap();
+    check_golden(
+        "dot/onnx_gate_if.dot",
+        &draw(&gate, &DrawOptions::default()).unwrap().dot,
+    );
+    let resnet = read_onnx(&onnx("resnet18")).unwrap();
+    let auto = draw(&resnet, &DrawOptions::default().collapse(Collapse::Auto)).unwrap();
+    check_golden("dot/onnx_resnet18.collapse_auto.dot", &auto.dot);
 }
 
 /// A tiny protobuf writer for hostile files.

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use tl_draw::guard::{layout_cost, DEFAULT_MAX_HUB_LOAD, DEFAULT_MAX_LAYOUT_COST};
 use tl_draw::{draw, Collapse, DrawOptions, Trace};
-use tl_tests::fixtures_dir;
+use tl_tests::{fixtures_dir, node_titles};
 
 fn real(name: &str) -> PathBuf {
     fixtures_dir().join("real").join(format!("{name}.json"))
@@ -433,16 +433,6 @@ fn a_cell_called_in_a_loop_is_one_box_per_call_at_depth_one() {
     // Full detail still draws both outputs of every call as the cell's rectangles.
     let full = draw(&trace, &DrawOptions::default()).unwrap();
     assert_eq!(full.styled.nodes.len(), 197);
-}
-
-/// The titles (first rows) of a drawing's nodes, in order.
-fn node_titles(drawing: &tl_draw::Drawing) -> Vec<String> {
-    drawing
-        .styled
-        .nodes
-        .iter()
-        .map(|node| node.rows[0].text.clone())
-        .collect()
 }
 
 /// The same loop folded: `auto` boxes the cell's first call and draws the 63 later steps,

@@ -1,0 +1,96 @@
+"""Saved models drawn with the same call as a trace: a ``torch.export`` program (live, or saved
+as ``.pt2``) and an ONNX file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import torch
+
+import tl_draw
+from tl_export import models
+from tl_export.exported import export_program
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+
+
+@pytest.fixture(scope="module")
+def program() -> Any:
+    torch.manual_seed(0)
+    model = models.ConvNet().eval()  # type: ignore[no-untyped-call]
+    return torch.export.export(model, (torch.randn(1, 3, 8, 8),))
+
+
+def test_an_exported_program_draws_as_a_trace_does(program: Any, tmp_path: Path) -> None:
+    drawing = tl_draw.draw(program, tmp_path / "convnet.svg", depth=2)
+    svg = (tmp_path / "convnet.svg").read_text()
+    assert "torch.export (torch " in svg and "a saved graph, no run recorded" in svg
+    assert "@features.0" in svg and "ConvBlock" in svg
+    calls = [node for node in program.graph.nodes if node.op == "call_function"]
+    document = export_program(program)
+    assert document["summary"]["num_ops"] == len(calls)
+    # Parameters from the graph signature; the batch norms' running statistics are buffers.
+    model_params = sum(p.numel() for p in program.parameters())
+    assert document["summary"]["num_params"] == model_params
+    assert {m["address"]: m["class_name"] for m in document["modules"]}["features.0.conv"] == "Conv2d"
+    assert "@features.0" in drawing.dot
+
+
+class Tied(torch.nn.Module):
+    """A head sharing its weight with the embedding, as GPT-2's does."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.embed = torch.nn.Embedding(10, 4)
+        self.head = torch.nn.Linear(4, 10, bias=False)
+        self.head.weight = self.embed.weight
+
+    def forward(self, ids: torch.Tensor) -> torch.Tensor:
+        logits: torch.Tensor = self.head(self.embed(ids))
+        return logits
+
+
+def test_a_tied_weight_is_one_parameter() -> None:
+    program = torch.export.export(Tied(), (torch.tensor([[1, 2, 3]]),))
+    document = export_program(program)
+    assert document["summary"]["num_params"] == 40
+    assert [p["address"] for p in document["params"]] == ["embed.weight"]
+
+
+def test_a_saved_pt2_archive_draws(program: Any, tmp_path: Path) -> None:
+    archive = tmp_path / "convnet.pt2"
+    torch.export.save(program, archive)
+    drawing = tl_draw.draw(archive, collapse="auto")
+    assert "ConvNet" in drawing.dot
+
+
+def test_an_onnx_file_draws_with_the_same_call(tmp_path: Path) -> None:
+    drawing = tl_draw.draw(FIXTURES / "onnx" / "gpt2_small.onnx", tmp_path / "gpt2.pdf", collapse="auto")
+    assert (tmp_path / "gpt2.pdf").stat().st_size > 0
+    assert "@gpt2.transformer.h.11" in drawing.dot
+
+
+def test_resnet18_exported_has_the_modules_and_operations_of_its_torchlens_trace() -> None:
+    """The same model through TorchLens and through torch.export: the same modules (with
+    their classes) run something, and as many operations are drawn."""
+    import torchlens as tl
+    import torchvision  # type: ignore[import-untyped]
+
+    from tl_export import export_trace
+
+    torch.manual_seed(0)
+    model = torchvision.models.resnet18().eval()
+    x = torch.randn(1, 3, 224, 224)
+    with torch.no_grad():
+        traced = export_trace(tl.trace(model, x), model=model)
+    exported = export_program(torch.export.export(model, (x,)))
+
+    def ran(document: dict[str, Any]) -> dict[str, str]:
+        called = {call["address"] for call in document["module_calls"]}
+        return {m["address"]: m["class_name"] for m in document["modules"] if m["address"] in called}
+
+    assert ran(exported) == ran(traced)
+    assert exported["summary"]["num_ops"] == traced["summary"]["num_ops"] == 69
+    assert exported["summary"]["num_params"] == traced["summary"]["num_params"]
