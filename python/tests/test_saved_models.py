@@ -94,3 +94,18 @@ def test_resnet18_exported_has_the_modules_and_operations_of_its_torchlens_trace
     assert ran(exported) == ran(traced)
     assert exported["summary"]["num_ops"] == traced["summary"]["num_ops"] == 69
     assert exported["summary"]["num_params"] == traced["summary"]["num_params"]
+
+
+def test_both_branches_of_a_torch_cond_are_drawn_in_frames() -> None:
+    from tl_export.onnx_models import Gate
+
+    torch.manual_seed(0)
+    program = torch.export.export(Gate().eval(), (torch.randn(2, 16),))
+    document = export_program(program)
+    ops = {op["label"]: op for op in document["ops"]}
+    frames = {call["label"] for call in document["module_calls"]}
+    assert {"cond.true_graph_0:1", "cond.false_graph_0:1"} <= frames
+    cond = next(op for op in document["ops"] if op["layer_type"] == "cond")
+    assert [ops[p]["layer_type"] for p in cond["parents"]] == ["gt", "input", "relu", "tanh"]
+    assert "params" not in cond, "the branches use the parameters the cond hands on"
+    assert document["summary"]["num_params"] == sum(p.numel() for p in Gate().parameters())

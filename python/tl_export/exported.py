@@ -75,6 +75,25 @@ def _tensor_facts(node: Any) -> dict[str, Any]:
     return {"shape": shape, "dtype": dtype, "bytes": math.prod(shape) * size}
 
 
+def _subgraphs(node: Any) -> Iterator[tuple[Any, list[Any]]]:
+    """The graph modules a higher-order op runs (``get_attr`` arguments: ``torch.cond``'s
+    branches, ``while_loop``'s condition and body), each with the operands its placeholders
+    receive, in order."""
+    import torch.fx
+
+    attributes = [a for a in node.args if isinstance(a, torch.fx.Node) and a.op == "get_attr"]
+    if not attributes:
+        return
+    operands: list[Any] = []
+    for arg in node.args[node.args.index(attributes[-1]) + 1 :]:
+        if isinstance(arg, (list, tuple)):
+            operands += [a for a in arg if isinstance(a, torch.fx.Node)]
+        elif isinstance(arg, torch.fx.Node):
+            operands.append(arg)
+    for attribute in attributes:
+        yield attribute, operands
+
+
 def _fx_inputs(node: Any) -> Iterator[tuple[list[int] | None, str | None, Any]]:
     """The FX nodes ``node`` reads, with their argument position or keyword."""
     import torch.fx
@@ -108,6 +127,8 @@ class _Converter:
         self.params: list[dict[str, Any]] = []
         self.param_of: dict[str, str] = {}
         self.param_at: dict[int, str] = {}
+        self.by_label: dict[str, dict[str, Any]] = {}
+        self.by_call: dict[str, dict[str, Any]] = {}
 
     def document(self) -> dict[str, Any]:
         import torch
@@ -226,6 +247,7 @@ class _Converter:
 
     def _push(self, record: dict[str, Any], node: Any) -> None:
         self.ops.append(record)
+        self.by_label[record["label"]] = record
         self.label_of[node] = record["label"]
 
     def _module(self, address: str, class_name: str, parent: str | None) -> dict[str, Any]:
@@ -257,9 +279,73 @@ class _Converter:
             scopes.append((address, _class_name(cls)))
         return scopes
 
-    def _call(self, node: Any, open_calls: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    def _call(
+        self,
+        node: Any,
+        open_calls: list[tuple[str, str]],
+        frames: tuple[tuple[str, str], ...] = (),
+        env: dict[Any, Any] | None = None,
+    ) -> list[tuple[str, str]]:
+        """Records ``node`` in the calls of its modules (inside ``frames``, for a subgraph's
+        node, whose placeholders ``env`` maps to what the outer graph passed); a node running
+        subgraphs (``torch.cond``'s branches, ``while_loop``'s functions) records them first,
+        each in a frame of its own, and reads their results."""
         self._module("self", self.name, None)
-        scopes = self._scopes(node)
+        scopes = [*frames, *self._scopes(node)]
+        results: list[str] = []
+        for attribute, operands in _subgraphs(node):
+            graph_module = getattr(self.program.graph_module, attribute.target, None)
+            if graph_module is None:
+                continue
+            frame = (
+                f"{scopes[-1][0]}.{node.name}.{attribute.target}" if scopes else f"{node.name}.{attribute.target}",
+                f"{_op_type(node)} {attribute.target}",
+            )
+            placeholders = [n for n in graph_module.graph.nodes if n.op == "placeholder"]
+            inner_env = {
+                inner: (env or {}).get(outer, outer) for inner, outer in zip(placeholders, operands, strict=False)
+            }
+            for inner in graph_module.graph.nodes:
+                if inner.op == "call_function":
+                    open_calls = self._call(inner, open_calls, (*scopes, frame), inner_env)
+                elif inner.op == "output":
+                    returned = inner.args[0] if isinstance(inner.args[0], (list, tuple)) else (inner.args[0],)
+                    results += [self.label_of[r] for r in returned if r in self.label_of]
+        open_calls = self._open(scopes, open_calls)
+        record = self._record("op", _op_type(node))
+        record["func_name"] = str(node.target)
+        record.update(_tensor_facts(node))
+        record["modules"] = [label for _, label in open_calls]
+        parents: list[str] = []
+        slots: list[dict[str, Any]] = []
+        params: list[str] = []
+        for path, key, found in _fx_inputs(node):
+            source = (env or {}).get(found, found)
+            if source.op == "placeholder" and source.name in self.param_of:
+                # A higher-order op hands parameters on to its subgraphs, where they are used.
+                if not results and self.param_of[source.name] not in params:
+                    params.append(self.param_of[source.name])
+                continue
+            producer = self.label_of.get(source)
+            if producer is None:
+                continue
+            if producer not in parents:
+                parents.append(producer)
+            slots.append({"parent": producer, "arg": path} if key is None else {"parent": producer, "kwarg": key})
+        parents += [result for result in results if result not in parents]
+        record["parents"] = parents
+        record["arg_slots"] = slots
+        if params:
+            record["params"] = params
+        record["has_input_ancestor"] = any(self.by_label[p]["has_input_ancestor"] for p in parents)
+        self._push(record, node)
+        for _, label in open_calls:
+            self.by_call[label]["ops"].append(record["label"])
+        return open_calls
+
+    def _open(self, scopes: list[tuple[str, str]], open_calls: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """The calls open around a node in ``scopes``: those already open that it shares, then
+        a new call of each module it enters."""
         shared = 0
         while shared < min(len(open_calls), len(scopes)) and open_calls[shared][0] == scopes[shared][0]:
             shared += 1
@@ -279,35 +365,8 @@ class _Converter:
             if open_calls:
                 call["parent_call"] = open_calls[-1][1]
             self.calls.append(call)
+            self.by_call[label] = call
             open_calls = [*open_calls, (address, label)]
-        record = self._record("op", _op_type(node))
-        record["func_name"] = str(node.target)
-        record.update(_tensor_facts(node))
-        record["modules"] = [label for _, label in open_calls]
-        parents: list[str] = []
-        slots: list[dict[str, Any]] = []
-        params: list[str] = []
-        for path, key, source in _fx_inputs(node):
-            if source.name in self.param_of:
-                if self.param_of[source.name] not in params:
-                    params.append(self.param_of[source.name])
-                continue
-            producer = self.label_of.get(source)
-            if producer is None:
-                continue
-            if producer not in parents:
-                parents.append(producer)
-            slots.append({"parent": producer, "arg": path} if key is None else {"parent": producer, "kwarg": key})
-        record["parents"] = parents
-        record["arg_slots"] = slots
-        if params:
-            record["params"] = params
-        by_label = {op["label"]: op for op in self.ops}
-        record["has_input_ancestor"] = any(by_label[p]["has_input_ancestor"] for p in parents)
-        self._push(record, node)
-        by_call = {call["label"]: call for call in self.calls}
-        for _, label in open_calls:
-            by_call[label]["ops"].append(record["label"])
         return open_calls
 
     def _outputs(self, node: Any) -> None:
