@@ -291,3 +291,60 @@ fn a_missing_onnx_file_is_a_read_error() {
     assert_eq!(error.code(), "trace_read_failed");
     assert!(error.file_failure().is_some());
 }
+
+/// The process's peak resident memory, in bytes (Linux).
+fn peak_memory() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|rest| {
+            rest.trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<u64>()
+                .ok()
+        })
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// A 2 GiB weight (a sparse file: the bytes are never written) is skipped, not read: the
+/// graph is drawn and the process's peak memory grows by far less than the file.
+#[test]
+fn a_two_gigabyte_model_is_read_in_bounded_memory() {
+    use proto::*;
+    const WEIGHT_BYTES: u64 = 1 << 31;
+    let add = node("add", "Add", &["x", "w"], &["y"]);
+    let mut tensor = bytes(8, b"w");
+    tensor.extend(int(2, 1)); // float32
+    tensor.extend(int(1, WEIGHT_BYTES / 4)); // dims
+    let mut raw_key = Vec::new();
+    varint(9 << 3 | 2, &mut raw_key);
+    varint(WEIGHT_BYTES, &mut raw_key);
+    let tensor_len = tensor.len() as u64 + raw_key.len() as u64 + WEIGHT_BYTES;
+    let mut graph = graph(&[add], &["x"], &["y"]);
+    let mut initializer_key = Vec::new();
+    varint(5 << 3 | 2, &mut initializer_key);
+    varint(tensor_len, &mut initializer_key);
+    graph.extend(&initializer_key);
+    let graph_len = graph.len() as u64 + tensor_len;
+    let mut head = int(1, 10);
+    head.extend(bytes(8, &int(2, 17)));
+    varint(7 << 3 | 2, &mut head);
+    varint(graph_len, &mut head);
+    head.extend(&graph);
+    head.extend(&tensor);
+    head.extend(&raw_key);
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("huge.onnx");
+    let file = std::fs::File::create(&path).unwrap();
+    use std::io::Write;
+    (&file).write_all(&head).unwrap();
+    file.set_len(head.len() as u64 + WEIGHT_BYTES).unwrap();
+    drop(file);
+    let before = peak_memory();
+    let trace = read_onnx(&path).unwrap();
+    let grown = peak_memory().saturating_sub(before);
+    assert_eq!(trace.summary.num_params, WEIGHT_BYTES / 4);
+    assert!(grown < 512 << 20, "peak memory grew by {grown} bytes");
+}
