@@ -433,6 +433,14 @@ fn is_default(op_type: &str, name: &str, value: &ArgValue) -> bool {
             ArgValue::Int(0),
         ) => true,
         ("alpha" | "beta", ArgValue::Float(f)) => op_type == "Gemm" && *f == 1.0,
+        ("axis", ArgValue::Int(axis)) => matches!(
+            (op_type, *axis),
+            ("LayerNormalization" | "Softmax" | "LogSoftmax", -1)
+                | ("Gather" | "GatherElements" | "Split", 0)
+                | ("Flatten", 1)
+        ),
+        ("stash_type", ArgValue::Int(1)) => op_type == "LayerNormalization",
+        ("approximate", ArgValue::Text(text)) => text == "none",
         _ => false,
     }
 }
