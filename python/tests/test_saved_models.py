@@ -109,3 +109,21 @@ def test_both_branches_of_a_torch_cond_are_drawn_in_frames() -> None:
     assert [ops[p]["layer_type"] for p in cond["parents"]] == ["gt", "input", "relu", "tanh"]
     assert "params" not in cond, "the branches use the parameters the cond hands on"
     assert document["summary"]["num_params"] == sum(p.numel() for p in Gate().parameters())
+
+
+@pytest.mark.parametrize(
+    ("name", "blocks"), [("GPT2Logits", "gpt2.transformer.h."), ("BertHidden", "bert.encoder.layer.")]
+)
+def test_language_models_exported_fold_into_their_blocks(name: str, blocks: str) -> None:
+    """GPT-2 small and BERT-base through ``torch.export``: ``auto`` is inside the readable
+    band and boxes each of the twelve blocks, as their TorchLens traces do."""
+    from tl_export import onnx_models
+
+    torch.manual_seed(0)
+    model = getattr(onnx_models, name)().eval()
+    program = torch.export.export(model, (torch.randint(0, 1000, (1, 16)),))
+    drawing = tl_draw.draw(program, collapse="auto")
+    titles = [line for line in drawing.dot.splitlines() if "<B>@" + blocks in line]
+    assert len(titles) == 12, titles
+    drawn = next(stop for stop in drawing.collapse_schedule if stop.is_drawn)
+    assert drawn.nodes <= 25

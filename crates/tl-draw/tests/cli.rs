@@ -254,6 +254,44 @@ fn bad_traces_get_clear_errors_and_no_output() {
     assert!(String::from_utf8_lossy(&output.stdout).contains("bundle of 2 members"));
 }
 
+/// A saved ONNX model, with nothing but the program: every format, the page, a module
+/// focus and the schedule; a damaged file gets its code and no output.
+#[test]
+fn onnx_models_draw_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = repo().join("fixtures").join("onnx").join("gpt2_small.onnx");
+    let model = model.to_str().unwrap();
+    for (args, out) in [
+        (vec!["--collapse", "auto"], "gpt2.pdf"),
+        (vec!["--collapse", "auto"], "gpt2.png"),
+        (vec![], "gpt2.html"),
+        (vec!["--module", "gpt2.transformer.h.3"], "h3.svg"),
+    ] {
+        let mut all = vec!["draw", model];
+        all.extend(args);
+        all.extend(["-o", out]);
+        let output = tl_draw(&all, dir.path());
+        assert!(output.status.success(), "{out}: {}", stderr(&output));
+        assert!(std::fs::metadata(dir.path().join(out)).unwrap().len() > 0);
+    }
+    let focus = std::fs::read_to_string(dir.path().join("h3.svg")).unwrap();
+    assert!(focus.contains("gpt2.transformer.h.3"));
+    let schedule = tl_draw(&["schedule", model], dir.path());
+    assert!(String::from_utf8_lossy(&schedule.stdout).contains("module box @gpt2.transformer.h.11"));
+    let check = tl_draw(&["check", model], dir.path());
+    assert!(String::from_utf8_lossy(&check.stdout).contains("524 operations"));
+
+    let bytes = std::fs::read(model).unwrap();
+    std::fs::write(dir.path().join("cut.onnx"), &bytes[..bytes.len() / 2]).unwrap();
+    let output = tl_draw(&["draw", "cut.onnx", "-o", "cut.svg"], dir.path());
+    assert!(
+        stderr(&output).contains("error[onnx_truncated]"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!dir.path().join("cut.svg").exists());
+}
+
 #[test]
 fn system_dot_missing_gives_an_install_hint() {
     let dir = tempfile::tempdir().unwrap();
