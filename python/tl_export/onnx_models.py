@@ -3,8 +3,8 @@ branches on its data (an ONNX ``If``), exported by ``torch.onnx.export`` with to
 (dynamo) exporter, random weights, no downloads.
 
 The weights go to external data files (``<name>.onnx.data``), which are not committed: the
-reader never reads weights. Exporting needs the ``onnx`` and ``onnxscript`` packages, which
-the adapter's environment does not install (``pip install onnx onnxscript``)::
+reader never reads weights. The exporter needs ``onnx`` and ``onnxscript``, which the
+adapter's environment installs (``cargo xtask setup``)::
 
     python -m tl_export.onnx_models fixtures/onnx [NAME ...]
 """
