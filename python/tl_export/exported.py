@@ -68,7 +68,7 @@ def _tensor_facts(node: Any) -> dict[str, Any]:
         return {}
     try:
         shape = [int(d) for d in value.shape]
-    except (TypeError, ValueError):  # a symbolic dimension: no shape to show
+    except (TypeError, ValueError, RuntimeError):  # a symbolic dimension: no shape to show
         return {"dtype": str(value.dtype).replace("torch.", "")}
     dtype = str(value.dtype).replace("torch.", "")
     size = value.element_size() if hasattr(value, "element_size") else 0
