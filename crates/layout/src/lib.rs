@@ -15,6 +15,7 @@ mod engine;
 mod error;
 pub mod frames;
 pub mod guard;
+pub mod quality;
 mod recent;
 
 pub use engine::{lay_out, LaidOut, LayoutEngine, TextFormat};

@@ -525,3 +525,24 @@ fn a_cell_called_in_a_loop_folds_into_its_first_call_and_the_later_ones() {
     assert!(titles.contains(&"... +63 more steps of the loop".to_owned()));
     assert_eq!(folded.styled.nodes.len(), 9, "{titles:?}");
 }
+
+/// The layout quality any engine must keep (issue 33; `docs/performance.md`, "Layout
+/// quality"): on real models, no arrow is drawn through a node it does not join and no two
+/// frames overlap without one holding the other.
+#[test]
+fn real_layouts_draw_no_arrow_through_a_node_and_no_overlapping_frames() {
+    use tl_layout::{lay_out, LayoutEngine, TextFormat};
+    for name in ["resnet50", "gpt2_small", "t5_small", "mixtral_4"] {
+        let trace = Trace::load(real(name)).unwrap();
+        let drawing = draw(&trace, &DrawOptions::default().force(true)).unwrap();
+        let laid_out = lay_out(&drawing.dot, &[TextFormat::Json], LayoutEngine::Embedded).unwrap();
+        let quality = tl_layout::quality::measure(laid_out.get(TextFormat::Json).unwrap()).unwrap();
+        assert_eq!(
+            quality.nodes,
+            drawing.styled.nodes.len(),
+            "{name}: every node measured"
+        );
+        assert_eq!(quality.arrows_through_nodes, 0, "{name}: {quality:?}");
+        assert_eq!(quality.frames_overlapping, 0, "{name}: {quality:?}");
+    }
+}

@@ -9,6 +9,9 @@
 //! * `layout DOT ...`: the seconds graphviz-pure takes on each DOT file (median of three), as
 //!   `path<TAB>seconds` lines: to compare tl-draw's DOT with TorchLens's, construct by
 //!   construct (`docs/performance.md`, "What each DOT construct costs").
+//! * `quality TRACE ...`: the layout's quality at full detail (`tl_layout::quality`: arrow
+//!   crossings, arrow length, size, arrows through nodes, overlapping frames) and the
+//!   layout's seconds, as the Markdown rows of `docs/performance.md`, "Layout quality".
 //!
 //! They live apart from `xtask` because they link the drawing facade, and so cairo: the
 //! program that installs cairo must build on a machine that has none.
@@ -37,8 +40,9 @@ fn main() -> ExitCode {
         Some("figures") => figures::figures(),
         Some("time-draws") if args.len() >= 3 => time_draws(&args[1], &args[2..]),
         Some("layout") if args.len() >= 2 => time_layouts(&args[1..]),
+        Some("quality") if args.len() >= 2 => layout_quality(&args[1..]),
         _ => Err(format!(
-            "unknown task {:?}; tasks: figures, time-draws MODES TRACE ..., layout DOT ...",
+            "unknown task {:?}; tasks: figures, time-draws MODES TRACE ..., layout DOT ..., quality TRACE ...",
             args.first().map(String::as_str).unwrap_or("")
         )),
     };
@@ -77,6 +81,42 @@ fn time_layouts(paths: &[String]) -> Result<()> {
             .map(|_| layout_seconds(&dot))
             .collect::<Result<Vec<f64>>>()?;
         println!("{path}\t{:.4}", median(seconds));
+    }
+    Ok(())
+}
+
+/// `quality TRACE ...`: see the crate comment.
+fn layout_quality(traces: &[String]) -> Result<()> {
+    use tl_layout::{lay_out, LayoutEngine, TextFormat};
+    println!("| model | nodes | arrows | crossings | arrow length (pt) | size (pt) | arrows through nodes | overlapping frames | layout s |");
+    println!("|---|---|---|---|---|---|---|---|---|");
+    for path in traces {
+        let trace = Trace::load(path).map_err(|e| format!("{path}: {e}"))?;
+        let drawing = draw(&trace, &DrawOptions::default().force(true))
+            .map_err(|e| format!("{path}: {e}"))?;
+        tl_draw::forget_recent_layouts();
+        let start = Instant::now();
+        let laid_out = lay_out(&drawing.dot, &[TextFormat::Json], LayoutEngine::Embedded)
+            .map_err(|e| format!("{path}: {e}"))?;
+        let seconds = start.elapsed().as_secs_f64();
+        let json = laid_out.get(TextFormat::Json).unwrap_or_default();
+        let q = tl_layout::quality::measure(json)
+            .ok_or_else(|| format!("{path}: the layout is not Graphviz JSON"))?;
+        let stem = Path::new(path)
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy();
+        println!(
+            "| {stem} | {} | {} | {} | {:.0} | {:.0} x {:.0} | {} | {} | {seconds:.2} |",
+            q.nodes,
+            q.arrows,
+            q.crossings,
+            q.arrow_length,
+            q.width,
+            q.height,
+            q.arrows_through_nodes,
+            q.frames_overlapping
+        );
     }
     Ok(())
 }

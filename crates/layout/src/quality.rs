@@ -1,0 +1,382 @@
+//! How good a layout is, measured on what an engine wrote (its `-Tjson` text): arrow
+//! crossings, total arrow length, drawing area and aspect, arrows drawn through a node they do
+//! not join, and frames overlapping without one holding the other. The numbers a faster
+//! engine must be compared on (`docs/performance.md`, "Layout quality").
+
+use serde_json::Value;
+
+/// Points per inch: node sizes are in inches, positions in points.
+const POINTS: f64 = 72.0;
+/// Straight pieces each cubic Bézier piece of an arrow is measured as.
+const STEPS: usize = 8;
+/// How far inside a node an arrow must pass to count as through it (points): arrows that
+/// graze a border are not counted.
+const INSET: f64 = 2.0;
+
+/// The measures of one layout.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Quality {
+    /// Nodes measured.
+    pub nodes: usize,
+    /// Arrows measured.
+    pub arrows: usize,
+    /// Points where two arrows that share no node cross.
+    pub crossings: u64,
+    /// Total length of the arrows, in points.
+    pub arrow_length: f64,
+    /// The drawing's width, in points.
+    pub width: f64,
+    /// The drawing's height, in points.
+    pub height: f64,
+    /// (arrow, node) pairs where the arrow passes through a node it does not join.
+    pub arrows_through_nodes: u64,
+    /// Pairs of frames that overlap without one holding the other.
+    pub frames_overlapping: u64,
+}
+
+/// A point, in points.
+type Point = (f64, f64);
+/// An arrow: its tail's and head's ids and its path as straight pieces.
+type Arrow = (i64, i64, Vec<Point>);
+/// A straight piece of an arrow: the arrow's index and the piece's ends.
+type Piece = (usize, Point, Point);
+
+#[derive(Debug, Clone, Copy)]
+struct Rect {
+    x0: f64,
+    y0: f64,
+    x1: f64,
+    y1: f64,
+}
+
+impl Rect {
+    fn overlaps(&self, other: &Rect) -> bool {
+        self.x0 < other.x1 && other.x0 < self.x1 && self.y0 < other.y1 && other.y0 < self.y1
+    }
+
+    fn holds(&self, other: &Rect) -> bool {
+        const SLACK: f64 = 0.5;
+        self.x0 <= other.x0 + SLACK
+            && self.y0 <= other.y0 + SLACK
+            && other.x1 <= self.x1 + SLACK
+            && other.y1 <= self.y1 + SLACK
+    }
+
+    /// Does the segment `a`-`b` pass through this rectangle's inside?
+    fn cut_by(&self, a: (f64, f64), b: (f64, f64)) -> bool {
+        // Liang-Barsky clipping against the rectangle.
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+        let mut low: f64 = 0.0;
+        let mut high: f64 = 1.0;
+        for (p, q) in [
+            (-dx, a.0 - self.x0),
+            (dx, self.x1 - a.0),
+            (-dy, a.1 - self.y0),
+            (dy, self.y1 - a.1),
+        ] {
+            if p == 0.0 {
+                if q < 0.0 {
+                    return false;
+                }
+            } else {
+                let t = q / p;
+                if p < 0.0 {
+                    low = low.max(t);
+                } else {
+                    high = high.min(t);
+                }
+            }
+        }
+        low < high
+    }
+}
+
+fn numbers(text: &str) -> Vec<f64> {
+    text.split([',', ' '])
+        .filter_map(|part| part.trim().parse().ok())
+        .collect()
+}
+
+fn rect_of_bb(text: &str) -> Option<Rect> {
+    match numbers(text)[..] {
+        [x0, y0, x1, y1] => Some(Rect { x0, y0, x1, y1 }),
+        _ => None,
+    }
+}
+
+/// An arrow's drawn path as straight pieces: its B-spline control points (Graphviz `pos`,
+/// cubic pieces) sampled, then its arrowhead's tip.
+fn arrow_path(pos: &str) -> Vec<(f64, f64)> {
+    let mut controls = Vec::new();
+    let mut tip = None;
+    for token in pos.split_whitespace() {
+        let values = numbers(token.trim_start_matches("e,").trim_start_matches("s,"));
+        if values.len() != 2 {
+            continue;
+        }
+        if token.starts_with("e,") {
+            tip = Some((values[0], values[1]));
+        } else if !token.starts_with("s,") {
+            controls.push((values[0], values[1]));
+        }
+    }
+    let mut path = Vec::new();
+    if let Some(&first) = controls.first() {
+        path.push(first);
+    }
+    for piece in controls.windows(4).step_by(3) {
+        for step in 1..=STEPS {
+            let t = step as f64 / STEPS as f64;
+            let u = 1.0 - t;
+            let (w0, w1, w2, w3) = (u * u * u, 3.0 * u * u * t, 3.0 * u * t * t, t * t * t);
+            path.push((
+                w0 * piece[0].0 + w1 * piece[1].0 + w2 * piece[2].0 + w3 * piece[3].0,
+                w0 * piece[0].1 + w1 * piece[1].1 + w2 * piece[2].1 + w3 * piece[3].1,
+            ));
+        }
+    }
+    path.extend(tip);
+    path
+}
+
+/// Do segments `a`-`b` and `c`-`d` cross at a point inside both?
+fn cross(a: (f64, f64), b: (f64, f64), c: (f64, f64), d: (f64, f64)) -> bool {
+    let side = |p: (f64, f64), q: (f64, f64), r: (f64, f64)| {
+        (q.0 - p.0) * (r.1 - p.1) - (q.1 - p.1) * (r.0 - p.0)
+    };
+    let (d1, d2) = (side(c, d, a), side(c, d, b));
+    let (d3, d4) = (side(a, b, c), side(a, b, d));
+    d1 * d2 < 0.0 && d3 * d4 < 0.0
+}
+
+/// The measures of a layout written as Graphviz JSON (`-Tjson`); `None` when the text is
+/// not such a layout.
+pub fn measure(json: &str) -> Option<Quality> {
+    let layout: Value = serde_json::from_str(json).ok()?;
+    let bounds = rect_of_bb(layout.get("bb")?.as_str()?)?;
+    let objects = layout
+        .get("objects")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let mut nodes: Vec<(i64, Rect)> = Vec::new();
+    let mut frames: Vec<Rect> = Vec::new();
+    for object in &objects {
+        let id = object.get("_gvid").and_then(Value::as_i64).unwrap_or(-1);
+        if object.get("nodes").is_some() {
+            let is_frame = object
+                .get("name")
+                .and_then(Value::as_str)
+                .is_some_and(|name| name.starts_with("cluster"));
+            if let (true, Some(rect)) = (
+                is_frame,
+                object
+                    .get("bb")
+                    .and_then(Value::as_str)
+                    .and_then(rect_of_bb),
+            ) {
+                frames.push(rect);
+            }
+            continue;
+        }
+        let (Some(pos), Some(width), Some(height)) = (
+            object.get("pos").and_then(Value::as_str),
+            object
+                .get("width")
+                .and_then(Value::as_str)
+                .and_then(|w| w.parse::<f64>().ok()),
+            object
+                .get("height")
+                .and_then(Value::as_str)
+                .and_then(|h| h.parse::<f64>().ok()),
+        ) else {
+            continue;
+        };
+        let [x, y] = numbers(pos)[..] else { continue };
+        let (half_w, half_h) = (width * POINTS / 2.0, height * POINTS / 2.0);
+        nodes.push((
+            id,
+            Rect {
+                x0: x - half_w,
+                y0: y - half_h,
+                x1: x + half_w,
+                y1: y + half_h,
+            },
+        ));
+    }
+    let edges = layout
+        .get("edges")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let arrows: Vec<Arrow> = edges
+        .iter()
+        .filter_map(|edge| {
+            let tail = edge.get("tail")?.as_i64()?;
+            let head = edge.get("head")?.as_i64()?;
+            Some((tail, head, arrow_path(edge.get("pos")?.as_str()?)))
+        })
+        .collect();
+    let mut quality = Quality {
+        nodes: nodes.len(),
+        arrows: arrows.len(),
+        width: bounds.x1 - bounds.x0,
+        height: bounds.y1 - bounds.y0,
+        ..Quality::default()
+    };
+    quality.arrow_length = arrows
+        .iter()
+        .flat_map(|(_, _, path)| path.windows(2))
+        .map(|pair| ((pair[1].0 - pair[0].0).powi(2) + (pair[1].1 - pair[0].1).powi(2)).sqrt())
+        .sum();
+    quality.crossings = crossings(&arrows, &bounds);
+    quality.arrows_through_nodes = through_nodes(&arrows, &nodes);
+    for (k, a) in frames.iter().enumerate() {
+        for b in &frames[k + 1..] {
+            if a.overlaps(b) && !a.holds(b) && !b.holds(a) {
+                quality.frames_overlapping += 1;
+            }
+        }
+    }
+    Some(quality)
+}
+
+/// Segments of every arrow bucketed in a grid, so that only nearby pieces are compared.
+struct Grid {
+    cell: f64,
+    columns: usize,
+    rows: usize,
+    bounds: Rect,
+}
+
+impl Grid {
+    fn new(bounds: &Rect, pieces: usize) -> Grid {
+        let side = (pieces as f64).sqrt().ceil().max(1.0);
+        let cell = ((bounds.x1 - bounds.x0).max(bounds.y1 - bounds.y0) / side).max(1.0);
+        Grid {
+            cell,
+            columns: ((bounds.x1 - bounds.x0) / cell).ceil().max(1.0) as usize + 1,
+            rows: ((bounds.y1 - bounds.y0) / cell).ceil().max(1.0) as usize + 1,
+            bounds: *bounds,
+        }
+    }
+
+    /// The cells a box touches.
+    fn cells(&self, rect: &Rect) -> impl Iterator<Item = usize> + '_ {
+        let column = |x: f64| {
+            (((x - self.bounds.x0) / self.cell).floor().max(0.0) as usize).min(self.columns - 1)
+        };
+        let row = |y: f64| {
+            (((y - self.bounds.y0) / self.cell).floor().max(0.0) as usize).min(self.rows - 1)
+        };
+        let (c0, c1, r0, r1) = (column(rect.x0), column(rect.x1), row(rect.y0), row(rect.y1));
+        (r0..=r1).flat_map(move |r| (c0..=c1).map(move |c| r * self.columns + c))
+    }
+}
+
+fn segment_box(a: (f64, f64), b: (f64, f64)) -> Rect {
+    Rect {
+        x0: a.0.min(b.0),
+        y0: a.1.min(b.1),
+        x1: a.0.max(b.0),
+        y1: a.1.max(b.1),
+    }
+}
+
+fn crossings(arrows: &[Arrow], bounds: &Rect) -> u64 {
+    let pieces: Vec<Piece> = arrows
+        .iter()
+        .enumerate()
+        .flat_map(|(k, (_, _, path))| path.windows(2).map(move |pair| (k, pair[0], pair[1])))
+        .collect();
+    let grid = Grid::new(bounds, pieces.len());
+    let mut cells: Vec<Vec<usize>> = vec![Vec::new(); grid.columns * grid.rows];
+    for (index, &(_, a, b)) in pieces.iter().enumerate() {
+        for cell in grid.cells(&segment_box(a, b)) {
+            cells[cell].push(index);
+        }
+    }
+    let shares_node = |i: usize, j: usize| {
+        let (a, b) = (&arrows[i], &arrows[j]);
+        a.0 == b.0 || a.0 == b.1 || a.1 == b.0 || a.1 == b.1
+    };
+    let mut seen = std::collections::HashSet::new();
+    for members in &cells {
+        for (k, &p) in members.iter().enumerate() {
+            for &q in &members[k + 1..] {
+                let (ep, a, b) = pieces[p];
+                let (eq, c, d) = pieces[q];
+                if ep != eq && !shares_node(ep, eq) && cross(a, b, c, d) {
+                    seen.insert((p.min(q), p.max(q)));
+                }
+            }
+        }
+    }
+    seen.len() as u64
+}
+
+fn through_nodes(arrows: &[Arrow], nodes: &[(i64, Rect)]) -> u64 {
+    let mut count = 0;
+    for (tail, head, path) in arrows {
+        for (id, rect) in nodes {
+            if id == tail || id == head {
+                continue;
+            }
+            let inner = Rect {
+                x0: rect.x0 + INSET,
+                y0: rect.y0 + INSET,
+                x1: rect.x1 - INSET,
+                y1: rect.y1 - INSET,
+            };
+            if inner.x0 >= inner.x1 || inner.y0 >= inner.y1 {
+                continue;
+            }
+            if path.windows(2).any(|pair| inner.cut_by(pair[0], pair[1])) {
+                count += 1;
+            }
+        }
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{lay_out, LayoutEngine, TextFormat};
+
+    fn quality_of(dot: &str) -> Quality {
+        let laid_out = lay_out(dot, &[TextFormat::Json], LayoutEngine::Embedded).unwrap();
+        measure(laid_out.get(TextFormat::Json).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn a_chain_has_no_crossings_and_its_arrows_measure_their_gaps() {
+        let quality = quality_of("digraph { a -> b -> c }");
+        assert_eq!((quality.nodes, quality.arrows), (3, 2));
+        assert_eq!(quality.crossings, 0);
+        assert_eq!(quality.arrows_through_nodes, 0);
+        assert!(quality.arrow_length > 50.0 && quality.arrow_length < 200.0);
+        assert!(quality.height > quality.width);
+    }
+
+    #[test]
+    fn two_pinned_arrows_that_must_cross_are_counted() {
+        // K(3,3) is not planar: any drawing of it has a crossing.
+        let quality = quality_of("digraph { {a b c} -> {d e f} }");
+        assert!(quality.crossings >= 1, "{quality:?}");
+    }
+
+    #[test]
+    fn segments_cross_only_inside_both() {
+        assert!(cross((0.0, 0.0), (2.0, 2.0), (0.0, 2.0), (2.0, 0.0)));
+        assert!(!cross((0.0, 0.0), (1.0, 1.0), (2.0, 0.0), (3.0, 1.0)));
+        let square = Rect {
+            x0: 0.0,
+            y0: 0.0,
+            x1: 1.0,
+            y1: 1.0,
+        };
+        assert!(square.cut_by((-1.0, 0.5), (2.0, 0.5)));
+        assert!(!square.cut_by((-1.0, 2.0), (2.0, 2.0)));
+    }
+}
