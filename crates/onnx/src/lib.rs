@@ -34,6 +34,12 @@ pub enum OnnxError {
         /// Why.
         source: std::io::Error,
     },
+    /// The path is a folder, a pipe or a device: reading it could never end.
+    #[error("'{}' is not a regular file (a folder, a pipe or a device); name an .onnx file", path.display())]
+    NotAFile {
+        /// The path.
+        path: std::path::PathBuf,
+    },
     /// The protobuf ends in the middle of a field.
     #[error("the ONNX file is truncated: it ends in the middle of a field (byte {at}); export or copy it again")]
     Truncated {
@@ -98,6 +104,7 @@ impl OnnxError {
     pub fn code(&self) -> &'static str {
         match self {
             OnnxError::Read { .. } => "onnx_read_failed",
+            OnnxError::NotAFile { .. } => "onnx_not_a_file",
             OnnxError::Truncated { .. } => "onnx_truncated",
             OnnxError::Malformed { .. } => "onnx_malformed",
             OnnxError::TooDeep { .. } => "onnx_too_deep",
@@ -126,6 +133,13 @@ pub fn read(path: &Path) -> Result<Trace, OnnxError> {
         path: path.to_owned(),
         source,
     };
+    // Checked before opening: opening a pipe blocks until a writer comes.
+    let metadata = std::fs::metadata(path).map_err(read_error)?;
+    if !metadata.is_file() {
+        return Err(OnnxError::NotAFile {
+            path: path.to_owned(),
+        });
+    }
     let file = File::open(path).map_err(read_error)?;
     let len = file.metadata().map_err(read_error)?.len();
     let mut source = BufReader::with_capacity(1 << 16, file);

@@ -75,15 +75,22 @@ impl<'s> Wire<'s> {
         self.pos >= self.end
     }
 
-    fn byte(&mut self) -> Result<u8, OnnxError> {
-        if self.pos >= self.end {
+    /// Fills `buffer` from the current message.
+    fn read(&mut self, buffer: &mut [u8]) -> Result<(), OnnxError> {
+        let len = buffer.len() as u64;
+        if len > self.end.saturating_sub(self.pos) {
             return Err(OnnxError::Truncated { at: self.pos });
         }
-        let mut one = [0u8; 1];
         self.source
-            .read_exact(&mut one)
+            .read_exact(buffer)
             .map_err(|_| OnnxError::Truncated { at: self.pos })?;
-        self.pos += 1;
+        self.pos += len;
+        Ok(())
+    }
+
+    fn byte(&mut self) -> Result<u8, OnnxError> {
+        let mut one = [0u8; 1];
+        self.read(&mut one)?;
         Ok(one[0])
     }
 
@@ -175,10 +182,7 @@ impl<'s> Wire<'s> {
             });
         }
         let mut bytes = vec![0u8; kept as usize];
-        self.source
-            .read_exact(&mut bytes)
-            .map_err(|_| OnnxError::Truncated { at: self.pos })?;
-        self.pos += kept;
+        self.read(&mut bytes)?;
         self.skip(len - kept)?;
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
@@ -217,14 +221,8 @@ impl<'s> Wire<'s> {
     /// A `float` field (fixed 32 bits).
     pub(crate) fn float(&mut self, wire: u8) -> Result<f32, OnnxError> {
         self.expect(wire, FIXED32)?;
-        if 4 > self.end.saturating_sub(self.pos) {
-            return Err(OnnxError::Truncated { at: self.pos });
-        }
         let mut bytes = [0u8; 4];
-        self.source
-            .read_exact(&mut bytes)
-            .map_err(|_| OnnxError::Truncated { at: self.pos })?;
-        self.pos += 4;
+        self.read(&mut bytes)?;
         Ok(f32::from_le_bytes(bytes))
     }
 

@@ -60,12 +60,13 @@ pub fn read_document(path: &Path, max_bytes: u64) -> Result<Document, DrawError>
     Ok(Document::read_limited(path, max_bytes)?)
 }
 
-/// The trace of the ONNX model at `path`. A file that cannot be read is the same error as
-/// an unreadable trace (`trace_read_failed`, naming the path); any other is the reader's
-/// coded error (`onnx_truncated`, `onnx_graph_cyclic`, ...).
+/// The trace of the ONNX model at `path`. A file that cannot be read, or a path that is not
+/// a file, is the same error as for a trace (`trace_read_failed`, `trace_not_a_file`, naming
+/// the path); any other is the reader's coded error (`onnx_truncated`, ...).
 pub fn read_onnx(path: &Path) -> Result<Trace, DrawError> {
     tl_onnx::read(path).map_err(|error| match error {
         OnnxError::Read { path, source } => DrawError::Trace(TraceError::Read { path, source }),
+        OnnxError::NotAFile { path } => DrawError::Trace(TraceError::NotAFile { path }),
         other => DrawError::invalid(other.code(), other.to_string()),
     })
 }

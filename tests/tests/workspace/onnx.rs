@@ -290,6 +290,14 @@ fn a_missing_onnx_file_is_a_read_error() {
     let error = read_onnx(&fixtures_dir().join("onnx").join("missing.onnx")).unwrap_err();
     assert_eq!(error.code(), "trace_read_failed");
     assert!(error.file_failure().is_some());
+    // A folder (or a pipe, which would block the open) is refused before it is opened.
+    let folder = tempfile::tempdir().unwrap();
+    let not_a_file = folder.path().join("model.onnx");
+    std::fs::create_dir(&not_a_file).unwrap();
+    assert_eq!(
+        read_onnx(&not_a_file).unwrap_err().code(),
+        "trace_not_a_file"
+    );
 }
 
 /// The process's peak resident memory, in bytes (Linux).
