@@ -298,6 +298,11 @@ fn a_missing_onnx_file_is_a_read_error() {
         read_onnx(&not_a_file).unwrap_err().code(),
         "trace_not_a_file"
     );
+    let pipe = folder.path().join("pipe.onnx");
+    let made = std::process::Command::new("mkfifo").arg(&pipe).status();
+    if made.is_ok_and(|status| status.success()) {
+        assert_eq!(read_onnx(&pipe).unwrap_err().code(), "trace_not_a_file");
+    }
 }
 
 /// The process's peak resident memory, in bytes (Linux).
