@@ -473,9 +473,9 @@ pub(crate) fn planned_loops(
             .id(address)
             .is_some_and(|id| planned[id as usize].is_some())
     };
-    plan.iter()
-        .flat_map(|plan| &plan.loops)
-        .filter_map(|address| loops::call_loop(index, hidden, address))
+    let addresses = plan.map_or(&[][..], |plan| plan.loops.as_slice());
+    loops::call_loops_of(index, hidden, addresses)
+        .into_iter()
         .filter(|call_loop| !call_loop.enclosing.iter().any(folded))
         .collect()
 }

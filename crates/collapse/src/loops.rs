@@ -132,9 +132,22 @@ pub fn call_loops(index: &TraceIndex<'_>, hidden: &[bool]) -> Vec<CallLoop> {
     kept
 }
 
-/// The loop of calls of the module at `address`, if its calls form one.
-pub fn call_loop(index: &TraceIndex<'_>, hidden: &[bool], address: &str) -> Option<CallLoop> {
-    loop_of(index, hidden, &CallSpans::new(index), address)
+/// The loops of calls of the modules at `addresses` (those whose calls form one), in the
+/// order given: the call spans are computed once, so a plan of many loops costs one pass
+/// over the trace, not one per loop.
+pub fn call_loops_of(
+    index: &TraceIndex<'_>,
+    hidden: &[bool],
+    addresses: &[String],
+) -> Vec<CallLoop> {
+    if addresses.is_empty() {
+        return Vec::new();
+    }
+    let spans = CallSpans::new(index);
+    addresses
+        .iter()
+        .filter_map(|address| loop_of(index, hidden, &spans, address))
+        .collect()
 }
 
 /// The calls of `address` form a loop when there are at least [`MIN_CALLS`] of them, all
