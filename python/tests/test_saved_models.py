@@ -96,12 +96,25 @@ def test_resnet18_exported_has_the_modules_and_operations_of_its_torchlens_trace
     assert exported["summary"]["num_params"] == traced["summary"]["num_params"]
 
 
-def test_both_branches_of_a_torch_cond_are_drawn_in_frames() -> None:
+def test_both_branches_of_a_torch_cond_are_drawn_in_frames(tmp_path: Path) -> None:
+    """Exported in a fresh interpreter and drawn from its ``.pt2``: once TorchLens has wrapped
+    torch's functions in a process (the guide's tests trace with it), Dynamo can no longer
+    trace ``torch.cond``'s branches there."""
+    import subprocess
+    import sys
+
     from tl_export.onnx_models import Gate
 
-    torch.manual_seed(0)
-    program = torch.export.export(Gate().eval(), (torch.randn(2, 16),))
-    document = export_program(program)
+    archive = tmp_path / "gate.pt2"
+    code = (
+        "import torch\n"
+        "from tl_export.onnx_models import Gate\n"
+        "torch.manual_seed(0)\n"
+        f"torch.export.save(torch.export.export(Gate().eval(), (torch.randn(2, 16),)), {str(archive)!r})\n"
+    )
+    python_dir = str(Path(__file__).resolve().parents[1])
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=python_dir)
+    document = export_program(torch.export.load(str(archive)))
     ops = {op["label"]: op for op in document["ops"]}
     frames = {call["label"] for call in document["module_calls"]}
     assert {"cond.true_graph_0:1", "cond.false_graph_0:1"} <= frames
@@ -109,6 +122,8 @@ def test_both_branches_of_a_torch_cond_are_drawn_in_frames() -> None:
     assert [ops[p]["layer_type"] for p in cond["parents"]] == ["gt", "input", "relu", "tanh"]
     assert "params" not in cond, "the branches use the parameters the cond hands on"
     assert document["summary"]["num_params"] == sum(p.numel() for p in Gate().parameters())
+    drawing = tl_draw.draw(archive)
+    assert "@cond.true_graph_0" in drawing.dot and "@cond.false_graph_0" in drawing.dot
 
 
 @pytest.mark.parametrize(
