@@ -232,6 +232,22 @@ pub fn bench() -> Result<()> {
             ),
         }
     }
+    // Layout quality on the real set at full detail (`docs/performance.md`, "Layout
+    // quality"): what a faster engine must keep (0 arrows through nodes, 0 overlapping frames).
+    println!();
+    let mut quality_args = vec!["quality".to_owned()];
+    let mut reals: Vec<String> = std::fs::read_dir(root.join("fixtures").join("real"))
+        .map_err(|e| e.to_string())?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
+        // Over the node limit at full detail.
+        .filter(|path| !path.ends_with("mamba.json"))
+        .map(|path| path.to_string_lossy().into_owned())
+        .collect();
+    reals.sort();
+    quality_args.extend(reals);
+    let arguments: Vec<&str> = quality_args.iter().map(String::as_str).collect();
+    run(&mut crate::drawing_task(&arguments))?;
     if missed.is_empty() {
         Ok(())
     } else {

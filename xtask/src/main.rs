@@ -22,7 +22,8 @@
 //! * `theme-check`: every theme's text meets WCAG contrast on every fill it uses.
 //! * `synth [OPS ...]`: write the synthetic transformer traces (1,000, 10,000 and 100,000
 //!   operations, or the sizes given) to `target/synthetic`.
-//! * `bench`: time the release program against the budgets of `docs/performance.md`.
+//! * `bench`: time the release program against the budgets of `docs/performance.md`, then
+//!   print the layout quality of the real set at full detail (`xtask-draw quality`).
 //! * `bench-compare`: time TorchLens 2.36.1's `draw` and tl-draw on the same models.
 //! * `bench-guard`: how fast the layout guard refuses adversarial shapes (dense two-rank
 //!   graphs, a wide concatenation, many long arrows), or how long what it lets through takes.
@@ -147,7 +148,7 @@ fn run_drawing_task(args: &[&str]) -> Result<()> {
 }
 
 /// The command that runs `xtask-draw ARGS` (a release build: layout is slow unoptimised).
-fn drawing_task(args: &[&str]) -> Command {
+pub(crate) fn drawing_task(args: &[&str]) -> Command {
     let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let mut command = Command::new(cargo);
     command
