@@ -48,7 +48,8 @@ pub enum BufferVisibility {
     Always,
 }
 
-/// What is folded: module boxes, capsules over runs of sibling modules, repeat folds.
+/// What is folded: module boxes, capsules over runs of sibling modules, repeat folds, loops
+/// of calls.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Plan {
     /// Module addresses drawn as one box each (per call for modules called several times).
