@@ -1,13 +1,14 @@
 //! Decides what a drawing shows: which operations are drawn, which are hidden with the
 //! buffers, which modules are folded into one box, which runs of blocks become one dashed
-//! capsule or one repeat fold, which open module calls become clusters, which nodes a
+//! capsule or one repeat fold, which later steps of a loop of calls become one node
+//! ([`loops`]), which open module calls become clusters, which nodes a
 //! module focus keeps, and which arrows connect the drawn nodes (the guide's "Module depth",
 //! "Collapsing large models", "Focusing on one module", "Loops", "Buffers" and "The
 //! backward pass": `docs/guides/drawing.md`).
 //!
 //! It reads a validated [`Trace`] (the entry points that take a `&Trace` validate it and
 //! return its named error) and knows nothing of styles or DOT. [`visible_graph`] applies
-//! either the depth cut (`depth=`) or a [`Plan`] (boxes, capsules, folds);
+//! either the depth cut (`depth=`) or a [`Plan`] (boxes, capsules, folds, loops);
 //! [`schedule::Schedule`] builds the collapse schedule the `collapse=` levels read;
 //! [`rolled::rolled_graph`] draws loops rolled and [`backward::backward_view`] the
 //! backward pass. [`TraceIndex`], built from what validation resolved, serves all of them.
