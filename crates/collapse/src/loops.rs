@@ -105,19 +105,23 @@ impl CallSpans {
 /// called once a step (an RNN's input and recurrent `Linear`), the first called names the
 /// loop; a module whose calls all run inside an earlier loop's steps is part of it.
 pub fn call_loops(index: &TraceIndex<'_>, hidden: &[bool]) -> Vec<CallLoop> {
-    let spans = CallSpans::new(index);
-    let mut loops: Vec<CallLoop> = index
+    let candidates: Vec<String> = index
         .trace
         .modules
         .iter()
         .filter(|module| module.num_calls as usize >= MIN_CALLS)
-        .filter_map(|module| loop_of(index, hidden, &spans, &module.address))
+        .map(|module| module.address.clone())
         .collect();
+    let mut loops = call_loops_of(index, hidden, &candidates);
     loops.sort_by_key(|call_loop| {
         (
             call_loop.first.start,
             usize::MAX - call_loop.later.end,
-            spans.first[call_loop.calls[0]],
+            // Of two modules called once a step, the first called names the loop.
+            index.trace.module_calls[call_loop.calls[0]]
+                .ops
+                .first()
+                .and_then(|label| index.op(label)),
         )
     });
     let mut kept: Vec<CallLoop> = Vec::new();

@@ -296,15 +296,11 @@ pub(super) fn op_capsule_node(
         return output_group_node(trace, ops, theme, used);
     }
     let (first, last) = (&trace.ops[ops[0]], &trace.ops[ops[ops.len() - 1]]);
-    let mut modules: Vec<String> = Vec::new();
-    for &op in ops {
-        if let Some(call) = trace.ops[op].modules.last() {
-            let address = format!("@{}", trace.module_calls[index.call(call.as_str())].address);
-            if !modules.contains(&address) {
-                modules.push(address);
-            }
-        }
-    }
+    let modules: Vec<String> = ops
+        .iter()
+        .filter_map(|&op| trace.ops[op].modules.last())
+        .map(|call| format!("@{}", trace.module_calls[index.call(call.as_str())].address))
+        .collect();
     let mut text = format!(
         "{} ... {} -- {} ops",
         display_name(first),
@@ -312,11 +308,8 @@ pub(super) fn op_capsule_node(
         ops.len()
     );
     if !modules.is_empty() {
-        let shown: Vec<&str> = modules.iter().take(3).map(String::as_str).collect();
-        text.push_str(&format!(" -- spans {}", shown.join(", ")));
-        if modules.len() > 3 {
-            text.push_str(&format!(", +{} more", modules.len() - 3));
-        }
+        let spans = first_few(modules.iter().map(String::as_str));
+        text.push_str(&format!(" -- spans {spans}"));
     }
     let members = ops
         .iter()
