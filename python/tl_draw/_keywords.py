@@ -69,7 +69,7 @@ class DrawKeywords(TypedDict, total=False):
     """Write the module path under each node."""
     show_grad_values: bool
     """Show gradient summaries on backward drawings."""
-    layout_engine: Literal["embedded", "dot"]
+    layout_engine: Literal["auto", "embedded", "layered", "dot"]
     """The embedded layout engine, or the system's Graphviz ``dot``."""
     batch_render: Literal["auto", "shape_only"]
     """How batched values are drawn."""

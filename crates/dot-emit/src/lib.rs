@@ -326,9 +326,35 @@ fn edge_statement(graph: &StyledGraph, edge: &StyledEdge, defaults: &Defaults<'_
     }
 }
 
+/// Per cluster: the nodes directly in it and its child clusters, in order; built once, so
+/// writing the clusters is linear in the graph.
+struct Members {
+    nodes: Vec<Vec<usize>>,
+    children: Vec<Vec<usize>>,
+}
+
+impl Members {
+    fn of(graph: &StyledGraph) -> Members {
+        let mut nodes = vec![Vec::new(); graph.clusters.len()];
+        let mut children = vec![Vec::new(); graph.clusters.len()];
+        for (at, node) in graph.nodes.iter().enumerate() {
+            if let Some(slot) = node.cluster.and_then(|c| nodes.get_mut(c)) {
+                slot.push(at);
+            }
+        }
+        for (at, cluster) in graph.clusters.iter().enumerate() {
+            if let Some(slot) = cluster.parent.and_then(|p| children.get_mut(p)) {
+                slot.push(at);
+            }
+        }
+        Members { nodes, children }
+    }
+}
+
 fn cluster_block(
     graph: &StyledGraph,
     defaults: &Defaults<'_>,
+    members: &Members,
     position: usize,
     depth: usize,
     out: &mut String,
@@ -360,20 +386,11 @@ fn cluster_block(
         cluster.penwidth,
         quote(if cluster.dashed { "filled,dashed" } else { "filled,solid" })
     );
-    for node in graph
-        .nodes
-        .iter()
-        .filter(|node| node.cluster == Some(position))
-    {
-        out.push_str(&node_statement(node, defaults, &inner));
+    for &node in &members.nodes[position] {
+        out.push_str(&node_statement(&graph.nodes[node], defaults, &inner));
     }
-    for (child, _) in graph
-        .clusters
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| c.parent == Some(position))
-    {
-        cluster_block(graph, defaults, child, depth + 1, out);
+    for &child in &members.children[position] {
+        cluster_block(graph, defaults, members, child, depth + 1, out);
     }
     let _ = writeln!(out, "{indent}}}");
 }
@@ -477,13 +494,14 @@ pub fn emit_limited(graph: &StyledGraph, nslimit: Option<u32>) -> String {
     for node in graph.nodes.iter().filter(|node| node.cluster.is_none()) {
         out.push_str(&node_statement(node, &defaults, "\t"));
     }
+    let members = Members::of(graph);
     for (position, _) in graph
         .clusters
         .iter()
         .enumerate()
         .filter(|(_, c)| c.parent.is_none())
     {
-        cluster_block(graph, &defaults, position, 0, &mut out);
+        cluster_block(graph, &defaults, &members, position, 0, &mut out);
     }
     for edge in &graph.edges {
         out.push_str(&edge_statement(graph, edge, &defaults));

@@ -62,6 +62,12 @@ impl Drawing {
         self.dot = tl_dot_emit::emit(&self.styled);
     }
 
+    /// The engine that lays this drawing out: `layout_engine=` as asked, `auto` resolved by
+    /// the drawing's estimated layout cost.
+    pub fn layout_engine(&self) -> LayoutEngine {
+        self.layout_engine
+    }
+
     /// The laid-out geometry: the layout engine's `json` output (xdot operations).
     pub fn layout_json(&self) -> Result<String, DrawError> {
         let (_pictures, dot) = self.with_picture_files()?;
@@ -232,7 +238,7 @@ impl Drawing {
                 .get(TextFormat::Xdot)
                 .map(image_placements)
                 .unwrap_or_default(),
-            xdot_escaped_text: self.layout_engine == LayoutEngine::Embedded,
+            xdot_escaped_text: self.layout_engine.is_built_in(),
         };
         Ok(tl_render_cairo::render(
             laid_out.get(TextFormat::Json).unwrap_or_default(),
@@ -387,7 +393,8 @@ pub fn draw_indexed(
     let ranks = guard::estimated_ranks(&styled);
     tl_layout::frames::widen_crossed_frames(&mut styled, &ranks);
     let cost = guard::layout_cost_with(&styled, &ranks);
-    limits.check_cost(cost, |node| {
+    let layout_engine = options.layout_engine.resolve(cost);
+    limits.check_cost(layout_engine, cost, |node| {
         let drawn = &styled.nodes[node];
         let name = drawn.rows.first().map_or(&drawn.id, |row| &row.text);
         // As the drawing shows it: cut, and control characters escaped (a terminal).
@@ -396,7 +403,7 @@ pub fn draw_indexed(
     })?;
     let cone = (options.show_cone && options.graph != GraphKind::Backward)
         .then(|| cone_shading(index, visible, &styled, &theme));
-    let nslimit = (!options.force)
+    let nslimit = (!options.force && layout_engine != LayoutEngine::Layered)
         .then(|| guard::position_limit(cost))
         .flatten();
     let mut dot = tl_dot_emit::emit_limited(&styled, nslimit);
@@ -411,7 +418,7 @@ pub fn draw_indexed(
         cone,
         styled,
         collapse_schedule: shown.schedule,
-        layout_engine: options.layout_engine,
+        layout_engine,
     };
     let forward = (options.graph != GraphKind::Backward).then_some(shown.visible);
     Ok((drawing, forward))

@@ -42,15 +42,21 @@ const PHRASINGS: &[(&str, &str, &str)] = &[
     ),
     ("with --force", "with --force", "with force=True"),
     (
-        "(--layout-engine embedded, the default)",
-        "(--layout-engine embedded, the default)",
-        "(layout_engine=\"embedded\", the default)",
+        "(--layout-engine auto, the default)",
+        "(--layout-engine auto, the default)",
+        "(layout_engine=\"auto\", the default)",
     ),
     (
-        "try the other engine (--layout-engine)",
-        "try the other engine (--layout-engine)",
-        "try the other engine (layout_engine=\"dot\" or \"embedded\")",
+        "try another engine (--layout-engine)",
+        "try another engine (--layout-engine)",
+        "try another engine (layout_engine=\"embedded\", \"layered\" or \"dot\")",
     ),
+    (
+        "(--layout-engine layered, or auto, the default)",
+        "(--layout-engine layered, or auto, the default)",
+        "(layout_engine=\"layered\", or \"auto\", the default)",
+    ),
+    ("(max_nodes=, --max-nodes)", "(--max-nodes)", "(max_nodes=)"),
     (
         "(`tl-draw check` lists every module)",
         "(`tl-draw check` lists every module)",

@@ -1,5 +1,5 @@
-//! DOT text to laid-out text, by the embedded graphviz-pure engine or by the system's
-//! Graphviz `dot` program.
+//! DOT text to laid-out text, by the embedded graphviz-pure engine, by tl-draw's own layered
+//! engine (`layered.rs`), or by the system's Graphviz `dot` program.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -11,20 +11,46 @@ use crate::error::LayoutError;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum LayoutEngine {
-    /// graphviz-pure, built in: no Graphviz install needed.
+    /// graphviz-pure for the drawings its `dot` lays out in about a second, the layered
+    /// engine above that ([`LayoutEngine::resolve`], `crate::guard::prefers_layered`).
     #[default]
+    Auto,
+    /// graphviz-pure, built in: no Graphviz install needed; Graphviz's `dot` algorithm.
     Embedded,
+    /// tl-draw's own layered engine (`tl-layered`), built in: linear time, for large and
+    /// dense drawings.
+    Layered,
     /// The system's Graphviz `dot` program.
     SystemDot,
+}
+
+impl LayoutEngine {
+    /// The engine that lays out a drawing of estimated `cost`: `Auto` picks by the cost,
+    /// any other engine is itself.
+    pub fn resolve(self, cost: crate::guard::LayoutCost) -> LayoutEngine {
+        match self {
+            LayoutEngine::Auto if crate::guard::prefers_layered(cost) => LayoutEngine::Layered,
+            LayoutEngine::Auto => LayoutEngine::Embedded,
+            engine => engine,
+        }
+    }
+
+    /// Whether graphviz-pure writes this engine's output (its xdot escapes text as the
+    /// painter expects); only the system's `dot` does not.
+    pub fn is_built_in(self) -> bool {
+        self != LayoutEngine::SystemDot
+    }
 }
 
 impl FromStr for LayoutEngine {
     type Err = LayoutError;
 
-    /// Parses `embedded` or `dot`.
+    /// Parses `auto`, `embedded`, `layered` or `dot`.
     fn from_str(text: &str) -> Result<LayoutEngine, LayoutError> {
         match text {
+            "auto" => Ok(LayoutEngine::Auto),
             "embedded" => Ok(LayoutEngine::Embedded),
+            "layered" => Ok(LayoutEngine::Layered),
             "dot" => Ok(LayoutEngine::SystemDot),
             _ => Err(LayoutError::EngineUnknown {
                 name: text.to_owned(),
@@ -89,14 +115,20 @@ impl LaidOut {
     }
 }
 
-/// Lays out `dot` once and writes it in each format asked for.
+/// Lays out `dot` once and writes it in each format asked for. `Auto` here, with no cost
+/// estimate at hand, is graphviz-pure; callers that have the styled graph resolve it first
+/// ([`LayoutEngine::resolve`]).
 pub fn lay_out(
     dot: &str,
     formats: &[TextFormat],
     engine: LayoutEngine,
 ) -> Result<LaidOut, LayoutError> {
-    if engine == LayoutEngine::Embedded {
-        if let Some(laid_out) = crate::recent::find(dot, formats) {
+    let engine = match engine {
+        LayoutEngine::Auto => LayoutEngine::Embedded,
+        engine => engine,
+    };
+    if engine.is_built_in() {
+        if let Some(laid_out) = crate::recent::find(dot, engine, formats) {
             return Ok(laid_out);
         }
     }
@@ -105,8 +137,9 @@ pub fn lay_out(
             engine: "embedded (graphviz-pure)",
             detail: error.to_string(),
         })?,
+        LayoutEngine::Layered => crate::layered::lay_out(dot, formats)?,
         // Each run of the system program lays out again; it is the optional backend.
-        LayoutEngine::SystemDot => formats
+        LayoutEngine::SystemDot | LayoutEngine::Auto => formats
             .iter()
             .map(|&format| system_dot(dot, format))
             .collect::<Result<_, _>>()?,
@@ -114,8 +147,8 @@ pub fn lay_out(
     let laid_out = LaidOut {
         texts: formats.iter().copied().zip(texts).collect(),
     };
-    if engine == LayoutEngine::Embedded {
-        crate::recent::keep(dot, formats, &laid_out);
+    if engine.is_built_in() {
+        crate::recent::keep(dot, engine, formats, &laid_out);
     }
     Ok(laid_out)
 }
@@ -192,6 +225,15 @@ mod tests {
         );
         let error = "neato".parse::<LayoutEngine>().unwrap_err();
         assert_eq!(error.code(), "layout_engine_invalid");
-        assert!(error.to_string().contains("'embedded' or 'dot'"), "{error}");
+        assert!(
+            error
+                .to_string()
+                .contains("'auto', 'embedded', 'layered' or 'dot'"),
+            "{error}"
+        );
+        assert_eq!(
+            "layered".parse::<LayoutEngine>().unwrap(),
+            LayoutEngine::Layered
+        );
     }
 }

@@ -5,17 +5,28 @@
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum LayoutError {
-    /// The drawing has more nodes than a layout can handle in reasonable time and memory.
-    #[error("this drawing has {nodes} nodes, over the {limit}-node limit for a layout (it would take minutes and gigabytes); fold it with collapse=\"auto\" (--collapse auto), depth= (--depth 2), or focus one module with module= (--module <address>); or lift the limit with --force")]
+    /// The drawing has more nodes than the node limit (`max_nodes=`, 100,000 by default).
+    #[error("this drawing has {nodes} nodes, over the {limit}-node limit (max_nodes=, --max-nodes); fold it with collapse=\"auto\" (--collapse auto), depth= (--depth 2), or focus one module with module= (--module <address>); or lift the limit with --force")]
     TooLarge {
         /// Drawn nodes.
         nodes: usize,
         /// The limit in force.
         limit: usize,
     },
+    /// Graphviz's `dot` algorithm (graphviz-pure or the system's `dot`) was asked for a
+    /// drawing larger than it lays out in reasonable time; the layered engine takes it.
+    #[error("the {engine} layout engine takes minutes on drawings of more than {limit} nodes and this one has {nodes}; use the layered engine (--layout-engine layered, or auto, the default), fold it with collapse=\"auto\" (--collapse auto) or depth= (--depth 2); or lift the limit with --force")]
+    TooLargeForDot {
+        /// Which engine was asked for.
+        engine: &'static str,
+        /// Drawn nodes.
+        nodes: usize,
+        /// The limit for that engine.
+        limit: usize,
+    },
     /// The drawing's arrows span so many ranks that its layout would take minutes (a
     /// DenseNet's concatenations, masks that feed every block): see [`crate::guard`].
-    #[error("this drawing's layout would place {nodes} nodes and {virtual_nodes} more points where its arrows cross ranks, over the {limit} limit (it would take minutes); fold it with collapse=\"auto\" (--collapse auto), depth= (--depth 2), or focus one module with module= (--module <address>); or lift the limit with --force")]
+    #[error("this drawing's layout would place {nodes} nodes and {virtual_nodes} more points where its arrows cross ranks, over the {limit} limit (Graphviz's dot algorithm would take minutes); use the layered engine (--layout-engine layered, or auto, the default), fold it with collapse=\"auto\" (--collapse auto), depth= (--depth 2), or focus one module with module= (--module <address>); or lift the limit with --force")]
     TooCostly {
         /// Drawn nodes.
         nodes: usize,
@@ -26,7 +37,7 @@ pub enum LayoutError {
     },
     /// One node is joined to so many others far apart that laying out the bundle of long
     /// arrows would take minutes (a mask every block reads): see [`crate::guard`].
-    #[error("in this drawing {hub} has {arrows} arrows to nodes far apart (a hub load of {load}, over the {limit} limit): laying out that bundle of long arrows would take minutes; fold it with collapse=\"auto\" (--collapse auto), depth= (--depth 1), or focus one module with module= (--module <address>); or lift the limit with --force")]
+    #[error("in this drawing {hub} has {arrows} arrows to nodes far apart (a hub load of {load}, over the {limit} limit): laying out that bundle of long arrows with Graphviz's dot algorithm would take minutes; use the layered engine (--layout-engine layered, or auto, the default), fold it with collapse=\"auto\" (--collapse auto), depth= (--depth 1), or focus one module with module= (--module <address>); or lift the limit with --force")]
     HubTooHeavy {
         /// The hub's name as drawn.
         hub: String,
@@ -38,10 +49,10 @@ pub enum LayoutError {
         limit: usize,
     },
     /// The system Graphviz `dot` program was asked for but is not installed.
-    #[error("the Graphviz `dot` program was not found on PATH; install Graphviz (Debian/Ubuntu: apt install graphviz; macOS: brew install graphviz) or use the embedded layout engine (--layout-engine embedded, the default)")]
+    #[error("the Graphviz `dot` program was not found on PATH; install Graphviz (Debian/Ubuntu: apt install graphviz; macOS: brew install graphviz) or use a built-in layout engine (--layout-engine auto, the default)")]
     GraphvizUnavailable,
     /// The layout engine failed on the DOT source.
-    #[error("the {engine} layout engine failed: {detail}; report this with the DOT source (write it with a .dot output path), or try the other engine (--layout-engine)")]
+    #[error("the {engine} layout engine failed: {detail}; report this with the DOT source (write it with a .dot output path), or try another engine (--layout-engine)")]
     Failed {
         /// Which engine.
         engine: &'static str,
@@ -49,7 +60,7 @@ pub enum LayoutError {
         detail: String,
     },
     /// `layout_engine=` names no engine.
-    #[error("layout engine must be 'embedded' or 'dot'; received {name:?}")]
+    #[error("layout engine must be 'auto', 'embedded', 'layered' or 'dot'; received {name:?}")]
     EngineUnknown {
         /// What was asked for.
         name: String,
@@ -61,6 +72,7 @@ impl LayoutError {
     pub fn code(&self) -> &'static str {
         match self {
             LayoutError::TooLarge { .. }
+            | LayoutError::TooLargeForDot { .. }
             | LayoutError::TooCostly { .. }
             | LayoutError::HubTooHeavy { .. } => "layout_too_large",
             LayoutError::GraphvizUnavailable => "graphviz_binary_unavailable",
@@ -74,6 +86,7 @@ impl LayoutError {
         matches!(
             self,
             LayoutError::TooLarge { .. }
+                | LayoutError::TooLargeForDot { .. }
                 | LayoutError::TooCostly { .. }
                 | LayoutError::HubTooHeavy { .. }
         )

@@ -16,10 +16,15 @@ use crate::LayoutError;
 /// machines the project is measured on (docs/performance.md).
 pub const DEFAULT_MAX_LAYOUT_COST: usize = 200_000;
 
-/// The default ceiling on drawn nodes before layout: layout time grows faster than the node
-/// count (GPT-2 at 48 layers, 2,271 nodes: 0.46 s; at 96 layers, 4,527 nodes: 2.5 s; 10,000
-/// nodes: over 100 s), so 5,000 nodes is about 3-5 s (docs/performance.md).
-pub const DEFAULT_MAX_NODES: usize = 5000;
+/// The default ceiling on drawn nodes before layout. The layered engine is linear in the
+/// drawing: 100,000 nodes are about 10 s here (docs/performance.md).
+pub const DEFAULT_MAX_NODES: usize = 100_000;
+
+/// The ceiling on drawn nodes for Graphviz's `dot` algorithm (graphviz-pure or the system's
+/// `dot`) when it is asked for by name: its time grows faster than the node count (GPT-2 at
+/// 48 layers, 2,271 nodes: 0.46 s; at 96 layers, 4,527 nodes: 2.5 s; 10,000 nodes: over
+/// 100 s), so 5,000 nodes is about 3-5 s (docs/performance.md).
+pub const DOT_MAX_NODES: usize = 5000;
 
 /// The work the layered layout's x placement (its network simplex) may do on a drawing the
 /// guard lets through, in iterations times the points placed ([`LayoutCost::total`], what
@@ -58,6 +63,23 @@ pub const DEFAULT_MAX_HUB_LOAD: usize = 8_000_000;
 /// (1.7 million), over 2 minutes at 200 (4 million); a mask read by every block of a
 /// synthetic transformer takes 6 s at 6.3 million (docs/performance.md).
 const CONVERGING_HUB_WEIGHT: usize = 8;
+
+/// Above this many drawn nodes, `layout_engine="auto"` uses the layered engine
+/// (docs/performance.md, "The switch point").
+pub const SWITCH_NODES: usize = 1_500;
+
+/// Above this many points (drawn and virtual, [`LayoutCost::total`]), `layout_engine="auto"`
+/// uses the layered engine (docs/performance.md, "The switch point").
+pub const SWITCH_COST: usize = 20_000;
+
+/// Whether `layout_engine="auto"` lays out a drawing of estimated `cost` with the layered
+/// engine rather than graphviz-pure: past the sizes where graphviz-pure's `dot` takes about a
+/// second, or where a hub's bundle of long arrows slows its x placement.
+pub fn prefers_layered(cost: LayoutCost) -> bool {
+    cost.nodes > SWITCH_NODES
+        || cost.total() > SWITCH_COST
+        || cost.hub_load > DEFAULT_MAX_HUB_LOAD / 8
+}
 
 /// What a layered layout of one drawing will cost, estimated before layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,16 +132,32 @@ impl Limits {
         Ok(())
     }
 
-    /// Refuses a drawing whose estimated cost is over [`Limits::max_layout_cost`], or whose
-    /// hub load is over [`DEFAULT_MAX_HUB_LOAD`] scaled as that limit is from its default
-    /// (`--max-layout-cost` moves both); `name` names a node of the drawing for the message.
+    /// Refuses, for an `engine` running Graphviz's `dot` algorithm, a drawing of more than
+    /// [`DOT_MAX_NODES`] (or `max_nodes`, if lower) nodes, or whose estimated cost is over
+    /// [`Limits::max_layout_cost`], or whose hub load is over [`DEFAULT_MAX_HUB_LOAD`]
+    /// scaled as that limit is from its default (`--max-layout-cost` moves both); `name`
+    /// names a node of the drawing for the message. The layered engine is linear in the
+    /// drawing: only the node limit holds for it.
     pub fn check_cost(
         &self,
+        engine: crate::LayoutEngine,
         cost: LayoutCost,
         name: impl Fn(usize) -> String,
     ) -> Result<(), LayoutError> {
-        if self.force {
+        if self.force || engine == crate::LayoutEngine::Layered {
             return Ok(());
+        }
+        let limit = DOT_MAX_NODES.min(self.max_nodes);
+        if cost.nodes > limit {
+            return Err(LayoutError::TooLargeForDot {
+                engine: if engine == crate::LayoutEngine::SystemDot {
+                    "system dot"
+                } else {
+                    "embedded (graphviz-pure)"
+                },
+                nodes: cost.nodes,
+                limit,
+            });
         }
         if cost.total() > self.max_layout_cost {
             return Err(LayoutError::TooCostly {
@@ -238,6 +276,7 @@ pub fn estimated_ranks(graph: &StyledGraph) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::LayoutEngine;
     use tl_style::{EdgeText, EdgeTextSize, Fill, GraphStyle, Row, Shape, StyledEdge, StyledNode};
 
     fn edge(from: usize, to: usize) -> StyledEdge {
@@ -367,7 +406,7 @@ mod tests {
         let (hub, arrows) = cost.hub.unwrap();
         assert_eq!((hub, arrows), (0, 249), "{cost:?}");
         let error = limits()
-            .check_cost(cost, |node| format!("`n{node}`"))
+            .check_cost(LayoutEngine::Embedded, cost, |node| format!("`n{node}`"))
             .unwrap_err();
         assert_eq!(error.code(), "layout_too_large");
         let message = error.to_string();
@@ -376,20 +415,34 @@ mod tests {
             "{message}"
         );
         assert!(message.contains("--force"), "{message}");
+        assert!(message.contains("--layout-engine layered"), "{message}");
+        // The layered engine takes it, and `auto` picks the layered engine for it.
+        assert!(limits()
+            .check_cost(LayoutEngine::Layered, cost, |_| String::new())
+            .is_ok());
+        assert_eq!(LayoutEngine::Auto.resolve(cost), LayoutEngine::Layered);
         // A quarter of the blocks is well within the limit.
         assert!(limits()
-            .check_cost(layout_cost(&masked_blocks(60, 2)), |_| String::new())
+            .check_cost(
+                LayoutEngine::Embedded,
+                layout_cost(&masked_blocks(60, 2)),
+                |_| String::new()
+            )
             .is_ok());
         let forced = Limits {
             force: true,
             ..limits()
         };
-        assert!(forced.check_cost(cost, |_| String::new()).is_ok());
+        assert!(forced
+            .check_cost(LayoutEngine::Embedded, cost, |_| String::new())
+            .is_ok());
         let raised = Limits {
             max_layout_cost: DEFAULT_MAX_LAYOUT_COST * 100,
             ..limits()
         };
-        assert!(raised.check_cost(cost, |_| String::new()).is_ok());
+        assert!(raised
+            .check_cost(LayoutEngine::Embedded, cost, |_| String::new())
+            .is_ok());
     }
 
     #[test]
@@ -400,10 +453,46 @@ mod tests {
         edges.extend((0..300).map(|n| edge(n, n + 300)));
         let cost = layout_cost(&graph(700, edges));
         assert!(cost.hub_load <= 300 * CONVERGING_HUB_WEIGHT, "{cost:?}");
-        assert!(limits().check_cost(cost, |_| String::new()).is_ok());
+        assert!(limits()
+            .check_cost(LayoutEngine::Embedded, cost, |_| String::new())
+            .is_ok());
         let chain: Vec<StyledEdge> = (0..1999).map(|n| edge(n, n + 1)).collect();
         let cost = layout_cost(&graph(2000, chain));
         assert_eq!((cost.hub_load, cost.hub), (0, None));
+    }
+
+    #[test]
+    fn auto_keeps_graphviz_for_small_drawings_and_dot_by_name_stops_at_its_node_limit() {
+        let chain = |nodes: usize| {
+            let edges = (0..nodes - 1).map(|n| edge(n, n + 1)).collect();
+            layout_cost(&graph(nodes, edges))
+        };
+        assert_eq!(
+            LayoutEngine::Auto.resolve(chain(600)),
+            LayoutEngine::Embedded
+        );
+        assert_eq!(
+            LayoutEngine::Auto.resolve(chain(SWITCH_NODES + 1)),
+            LayoutEngine::Layered
+        );
+        assert_eq!(
+            LayoutEngine::Embedded.resolve(chain(SWITCH_NODES + 1)),
+            LayoutEngine::Embedded
+        );
+        let large = chain(DOT_MAX_NODES + 1);
+        let error = limits()
+            .check_cost(LayoutEngine::Embedded, large, |_| String::new())
+            .unwrap_err();
+        assert_eq!(error.code(), "layout_too_large");
+        assert!(
+            error.to_string().contains("--layout-engine layered"),
+            "{error}"
+        );
+        assert!(limits()
+            .check_cost(LayoutEngine::Layered, large, |_| String::new())
+            .is_ok());
+        assert!(limits().check_nodes(DEFAULT_MAX_NODES).is_ok());
+        assert!(limits().check_nodes(DEFAULT_MAX_NODES + 1).is_err());
     }
 
     #[test]

@@ -1,20 +1,23 @@
 //! The layout stage: DOT text in, laid-out text out.
 //!
-//! - [`lay_out`] runs a layout engine ([`LayoutEngine`]: the embedded graphviz-pure, or the
-//!   system's Graphviz `dot`) once and writes each [`TextFormat`] asked for, returned as a
+//! - [`lay_out`] runs a layout engine ([`LayoutEngine`]: the embedded graphviz-pure,
+//!   tl-draw's own layered engine `tl-layered` for large drawings (`layered.rs`: sizes from
+//!   graphviz-pure, positions handed back to its keep-positions renderer), or the system's
+//!   Graphviz `dot`) once and writes each [`TextFormat`] asked for, returned as a
 //!   typed [`LaidOut`]; the embedded engine's last few layouts are remembered by their DOT
 //!   source (`recent.rs`), so drawing the same thing again skips the layout.
 //! - [`guard`] estimates, before layout, what a layered layout of a styled graph will cost,
 //!   so that a drawing that would take minutes is refused with a remedy.
 //! - [`frames`] gives module frames that long arrows cross a wider margin.
 //!
-//! Depends on `tl-style` (the guard and the frames read the styled graph) and graphviz-pure;
-//! never on cairo.
+//! Depends on `tl-style` (the guard and the frames read the styled graph), graphviz-pure
+//! and `tl-layered`; never on cairo.
 
 mod engine;
 mod error;
 pub mod frames;
 pub mod guard;
+mod layered;
 pub mod quality;
 mod recent;
 

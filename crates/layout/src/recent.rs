@@ -1,4 +1,4 @@
-//! The last few layouts of the embedded engine, by their DOT source: drawing the same trace
+//! The last few layouts of the built-in engines, by their DOT source and engine: drawing the same trace
 //! again with the same options (a notebook cell run twice, a drawing rendered to another
 //! format by a new call) makes the same DOT, and its layout is a pure function of it.
 //!
@@ -9,7 +9,7 @@
 use std::collections::VecDeque;
 use std::sync::Mutex;
 
-use crate::engine::{LaidOut, TextFormat};
+use crate::engine::{LaidOut, LayoutEngine, TextFormat};
 
 /// At most this many layouts are remembered.
 const MAX_ENTRIES: usize = 4;
@@ -18,11 +18,16 @@ const MAX_BYTES: usize = 48 << 20;
 
 struct Entry {
     dot: String,
+    engine: LayoutEngine,
     formats: Vec<TextFormat>,
     laid_out: LaidOut,
 }
 
 impl Entry {
+    fn same(&self, dot: &str, engine: LayoutEngine, formats: &[TextFormat]) -> bool {
+        self.engine == engine && self.formats == formats && self.dot == dot
+    }
+
     fn bytes(&self) -> usize {
         self.dot.len() + self.laid_out.bytes()
     }
@@ -37,11 +42,11 @@ pub fn forget_recent_layouts() {
 }
 
 /// The remembered layout of `dot` in `formats`, if there is one (it becomes the most recent).
-pub(crate) fn find(dot: &str, formats: &[TextFormat]) -> Option<LaidOut> {
+pub(crate) fn find(dot: &str, engine: LayoutEngine, formats: &[TextFormat]) -> Option<LaidOut> {
     let mut recent = RECENT.lock().unwrap_or_else(|p| p.into_inner());
     let at = recent
         .iter()
-        .position(|entry| entry.formats == formats && entry.dot == dot)?;
+        .position(|entry| entry.same(dot, engine, formats))?;
     let entry = recent.remove(at)?;
     let laid_out = entry.laid_out.clone();
     recent.push_front(entry);
@@ -50,9 +55,10 @@ pub(crate) fn find(dot: &str, formats: &[TextFormat]) -> Option<LaidOut> {
 
 /// Remembers the layout of `dot`, forgetting the least recent ones over the bounds; a layout
 /// larger than the whole budget is not kept.
-pub(crate) fn keep(dot: &str, formats: &[TextFormat], laid_out: &LaidOut) {
+pub(crate) fn keep(dot: &str, engine: LayoutEngine, formats: &[TextFormat], laid_out: &LaidOut) {
     let entry = Entry {
         dot: dot.to_owned(),
+        engine,
         formats: formats.to_vec(),
         laid_out: laid_out.clone(),
     };
@@ -60,7 +66,7 @@ pub(crate) fn keep(dot: &str, formats: &[TextFormat], laid_out: &LaidOut) {
         return;
     }
     let mut recent = RECENT.lock().unwrap_or_else(|p| p.into_inner());
-    recent.retain(|kept| !(kept.formats == formats && kept.dot == dot));
+    recent.retain(|kept| !kept.same(dot, engine, formats));
     recent.push_front(entry);
     while recent.len() > MAX_ENTRIES || recent.iter().map(Entry::bytes).sum::<usize>() > MAX_BYTES {
         recent.pop_back();
@@ -70,23 +76,31 @@ pub(crate) fn keep(dot: &str, formats: &[TextFormat], laid_out: &LaidOut) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{lay_out, LayoutEngine};
+    use crate::engine::lay_out;
 
     #[test]
     fn the_same_dot_gives_the_remembered_layout_and_other_dot_its_own() {
         let dot = "digraph remembered_once { a -> b }";
         let formats = [TextFormat::Json];
         let first = lay_out(dot, &formats, LayoutEngine::Embedded).unwrap();
-        let found = find(dot, &formats).expect("remembered");
+        let embedded = LayoutEngine::Embedded;
+        let found = find(dot, embedded, &formats).expect("remembered");
         assert_eq!(found.get(TextFormat::Json), first.get(TextFormat::Json));
-        assert!(find(dot, &[TextFormat::Svg]).is_none(), "other formats");
-        assert!(find("digraph remembered_once { a -> c }", &formats).is_none());
+        assert!(
+            find(dot, embedded, &[TextFormat::Svg]).is_none(),
+            "other formats"
+        );
+        assert!(
+            find(dot, LayoutEngine::Layered, &formats).is_none(),
+            "other engines"
+        );
+        assert!(find("digraph remembered_once { a -> c }", embedded, &formats).is_none());
         // Many other layouts later, it has been forgotten; the bound holds.
         for n in 0..MAX_ENTRIES + 1 {
             let other = format!("digraph g{n} {{ a -> b{n} }}");
             lay_out(&other, &formats, LayoutEngine::Embedded).unwrap();
         }
-        assert!(find(dot, &formats).is_none());
+        assert!(find(dot, embedded, &formats).is_none());
         assert!(RECENT.lock().unwrap().len() <= MAX_ENTRIES);
     }
 }

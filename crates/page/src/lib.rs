@@ -164,7 +164,7 @@ fn explore(
             },
         };
         if at >= roots {
-            let cost = search::layout_seconds(&drawing.styled);
+            let cost = search::layout_seconds(&drawing.styled, drawing.layout_engine());
             if spent + cost > search::LAYOUT_BUDGET {
                 // The plans still queued are reached from drawings as large or larger:
                 // drawing each only to drop it cost GPT-2-48 ten seconds.

@@ -45,16 +45,29 @@ fn gpt2_small_holds_every_stop_and_opens_from_auto_down_to_a_block() {
 #[test]
 fn a_stop_too_large_to_lay_out_is_left_out_and_the_page_still_opens() {
     let trace = tl_trace_model::synthetic::transformer_of_size(6_000);
-    let full = tl_draw::draw(&trace, &DrawOptions::default()).err();
+    let limited = DrawOptions::default().max_nodes(3_000);
+    let full = tl_draw::draw(&trace, &limited).err();
     assert!(
         full.is_some_and(|e| e.code() == "layout_too_large"),
-        "full detail is over the layout guard"
+        "full detail is over the node limit"
     );
-    let data = data(&html::page(&trace, &DrawOptions::default()).unwrap());
+    let data = data(&html::page(&trace, &limited).unwrap());
     let stops = data["stops"].as_array().unwrap();
     assert!(
         stops[0]["state"].is_null(),
         "full detail is not in the page"
     );
     assert!(stops.iter().any(|s| s["auto"] == true && s["state"] == 0));
+}
+
+/// A model past Graphviz's 5,000 nodes keeps its full-detail stop: the layered engine lays
+/// it out (issue 33).
+#[test]
+fn a_large_model_keeps_its_full_detail_stop() {
+    let trace = tl_trace_model::synthetic::transformer_of_size(6_000);
+    let full = tl_draw::draw(&trace, &DrawOptions::default()).unwrap();
+    assert_eq!(full.layout_engine(), tl_draw::LayoutEngine::Layered);
+    let data = data(&html::page(&trace, &DrawOptions::default()).unwrap());
+    let stops = data["stops"].as_array().unwrap();
+    assert!(stops[0]["state"].is_u64(), "full detail is in the page");
 }

@@ -176,17 +176,25 @@ fn every_real_fixture_draws_at_full_detail_within_the_layout_guard() {
 #[test]
 fn a_drawing_over_the_layout_cost_is_refused_with_the_remedies() {
     let trace = Trace::load(real("densenet121")).unwrap();
-    let error = draw(&trace, &DrawOptions::default().max_layout_cost(10_000)).unwrap_err();
+    let embedded = DrawOptions::default()
+        .max_layout_cost(10_000)
+        .layout_engine(tl_draw::LayoutEngine::Embedded);
+    let error = draw(&trace, &embedded).unwrap_err();
     assert_eq!(error.code(), "layout_too_large");
     let message = error.to_string();
-    for remedy in ["--collapse auto", "--depth", "--module", "--force"] {
+    for remedy in [
+        "--layout-engine layered",
+        "--collapse auto",
+        "--depth",
+        "--module",
+        "--force",
+    ] {
         assert!(message.contains(remedy), "{message}");
     }
-    assert!(draw(
-        &trace,
-        &DrawOptions::default().max_layout_cost(10_000).force(true)
-    )
-    .is_ok());
+    assert!(draw(&trace, &embedded.force(true)).is_ok());
+    // `auto` gives it to the layered engine, which no cost limit holds.
+    let auto = draw(&trace, &DrawOptions::default().max_layout_cost(10_000)).unwrap();
+    assert_eq!(auto.layout_engine(), tl_draw::LayoutEngine::Layered);
 }
 
 /// A box is named after the outermost module holding its operations: UNet's `inc` is a
@@ -532,17 +540,61 @@ fn a_cell_called_in_a_loop_folds_into_its_first_call_and_the_later_ones() {
 #[test]
 fn real_layouts_draw_no_arrow_through_a_node_and_no_overlapping_frames() {
     use tl_layout::{lay_out, LayoutEngine, TextFormat};
-    for name in ["resnet50", "gpt2_small", "t5_small", "mixtral_4"] {
+    let cases = [
+        ("resnet50", LayoutEngine::Embedded),
+        ("gpt2_small", LayoutEngine::Embedded),
+        ("t5_small", LayoutEngine::Embedded),
+        ("mixtral_4", LayoutEngine::Embedded),
+        ("resnet50", LayoutEngine::Layered),
+        ("gpt2_small", LayoutEngine::Layered),
+        ("t5_small", LayoutEngine::Layered),
+        ("mixtral_4", LayoutEngine::Layered),
+        ("densenet121", LayoutEngine::Layered),
+        ("llama_32", LayoutEngine::Layered),
+        ("lstmcell_64", LayoutEngine::Layered),
+        ("whisper_tiny", LayoutEngine::Layered),
+    ];
+    for (name, engine) in cases {
         let trace = Trace::load(real(name)).unwrap();
         let drawing = draw(&trace, &DrawOptions::default().force(true)).unwrap();
-        let laid_out = lay_out(&drawing.dot, &[TextFormat::Json], LayoutEngine::Embedded).unwrap();
+        let laid_out = lay_out(&drawing.dot, &[TextFormat::Json], engine).unwrap();
         let quality = tl_layout::quality::measure(laid_out.get(TextFormat::Json).unwrap()).unwrap();
         assert_eq!(
             quality.nodes,
             drawing.styled.nodes.len(),
             "{name}: every node measured"
         );
-        assert_eq!(quality.arrows_through_nodes, 0, "{name}: {quality:?}");
-        assert_eq!(quality.frames_overlapping, 0, "{name}: {quality:?}");
+        assert_eq!(
+            quality.arrows_through_nodes, 0,
+            "{name} {engine:?}: {quality:?}"
+        );
+        assert_eq!(
+            quality.frames_overlapping, 0,
+            "{name} {engine:?}: {quality:?}"
+        );
     }
+}
+
+/// The layered engine is deterministic and `auto` picks it only past the switch point: the
+/// guide's models keep graphviz-pure (their figures and goldens do not change), the large
+/// ones get the layered engine, and what it writes is the same text every time.
+#[test]
+fn auto_picks_the_layered_engine_past_the_switch_point_and_it_is_deterministic() {
+    use tl_draw::{LayoutEngine, OutputFormat};
+    for (name, engine) in [
+        ("resnet50", LayoutEngine::Embedded),
+        ("gpt2_small", LayoutEngine::Embedded),
+        ("densenet121", LayoutEngine::Layered),
+        ("llama_32", LayoutEngine::Layered),
+    ] {
+        let trace = Trace::load(real(name)).unwrap();
+        let drawing = draw(&trace, &DrawOptions::default()).unwrap();
+        assert_eq!(drawing.layout_engine(), engine, "{name}");
+    }
+    let trace = Trace::load(real("densenet121")).unwrap();
+    let drawing = draw(&trace, &DrawOptions::default()).unwrap();
+    let first = drawing.render(OutputFormat::Svg).unwrap().bytes;
+    tl_draw::forget_recent_layouts();
+    let again = drawing.render(OutputFormat::Svg).unwrap().bytes;
+    assert!(first == again, "the same SVG twice");
 }

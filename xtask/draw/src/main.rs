@@ -87,37 +87,52 @@ fn time_layouts(paths: &[String]) -> Result<()> {
 
 /// `quality TRACE ...`: see the crate comment.
 fn layout_quality(traces: &[String]) -> Result<()> {
-    use tl_layout::{lay_out, LayoutEngine, TextFormat};
-    println!("| model | nodes | arrows | crossings | arrow length (pt) | size (pt) | arrows through nodes | overlapping frames | layout s |");
-    println!("|---|---|---|---|---|---|---|---|---|");
+    use tl_layout::LayoutEngine;
+    println!("| model | engine | nodes | arrows | crossings | arrow length (pt) | size (pt) | arrows through nodes | overlapping frames | layout s |");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
+    let engines = [
+        ("embedded", LayoutEngine::Embedded),
+        ("layered", LayoutEngine::Layered),
+    ];
     for path in traces {
         let trace = Trace::load(path).map_err(|e| format!("{path}: {e}"))?;
-        let drawing = draw(&trace, &DrawOptions::default().force(true))
+        for (name, engine) in engines {
+            let drawing = draw(
+                &trace,
+                &DrawOptions::default().force(true).layout_engine(engine),
+            )
             .map_err(|e| format!("{path}: {e}"))?;
-        tl_draw::forget_recent_layouts();
-        let start = Instant::now();
-        let laid_out = lay_out(&drawing.dot, &[TextFormat::Json], LayoutEngine::Embedded)
-            .map_err(|e| format!("{path}: {e}"))?;
-        let seconds = start.elapsed().as_secs_f64();
-        let json = laid_out.get(TextFormat::Json).unwrap_or_default();
-        let q = tl_layout::quality::measure(json)
-            .ok_or_else(|| format!("{path}: the layout is not Graphviz JSON"))?;
-        let stem = Path::new(path)
-            .file_stem()
-            .unwrap_or_default()
-            .to_string_lossy();
-        println!(
-            "| {stem} | {} | {} | {} | {:.0} | {:.0} x {:.0} | {} | {} | {seconds:.2} |",
-            q.nodes,
-            q.arrows,
-            q.crossings,
-            q.arrow_length,
-            q.width,
-            q.height,
-            q.arrows_through_nodes,
-            q.frames_overlapping
-        );
+            quality_row(path, name, engine, &drawing.dot)?;
+        }
     }
+    Ok(())
+}
+
+/// One row of the quality table: `dot` laid out by `engine`.
+fn quality_row(path: &str, name: &str, engine: tl_layout::LayoutEngine, dot: &str) -> Result<()> {
+    use tl_layout::{lay_out, TextFormat};
+    tl_draw::forget_recent_layouts();
+    let start = Instant::now();
+    let laid_out = lay_out(dot, &[TextFormat::Json], engine).map_err(|e| format!("{path}: {e}"))?;
+    let seconds = start.elapsed().as_secs_f64();
+    let json = laid_out.get(TextFormat::Json).unwrap_or_default();
+    let q = tl_layout::quality::measure(json)
+        .ok_or_else(|| format!("{path}: the layout is not Graphviz JSON"))?;
+    let stem = Path::new(path)
+        .file_stem()
+        .unwrap_or_default()
+        .to_string_lossy();
+    println!(
+        "| {stem} | {name} | {} | {} | {} | {:.0} | {:.0} x {:.0} | {} | {} | {seconds:.2} |",
+        q.nodes,
+        q.arrows,
+        q.crossings,
+        q.arrow_length,
+        q.width,
+        q.height,
+        q.arrows_through_nodes,
+        q.frames_overlapping
+    );
     Ok(())
 }
 

@@ -153,18 +153,17 @@ draw_options! {
         takes "True or False",
         flag Switch, "Backward drawings: gradient norm and largest absolute value";
     /// Which program lays the graph out.
-    layout_engine(LayoutEngine): LayoutEngine = LayoutEngine::Embedded,
-        takes "\"embedded\" or \"dot\"",
-        flag Text, "Layout engine: embedded (graphviz-pure, the default) or dot (the system's Graphviz)";
+    layout_engine(LayoutEngine): LayoutEngine = LayoutEngine::Auto,
+        takes "\"auto\", \"embedded\", \"layered\" or \"dot\"",
+        flag Text, "Layout engine: auto (the default: embedded for drawings it lays out in about a second, layered above), embedded (graphviz-pure, Graphviz's dot algorithm), layered (tl-draw's own, linear time) or dot (the system's Graphviz)";
     /// Pictures captured as the input: thumbnail or plain node.
     batch_render(BatchRender): BatchRender = BatchRender::Auto,
         takes "\"auto\" or \"shape_only\"",
         flag Text, "Pictures captured as the input: auto (a thumbnail) or shape_only (the plain node)";
-    /// Refuse to lay out more drawn nodes than this (layout time and memory grow quickly
-    /// beyond a few thousand nodes); `force` lifts it.
+    /// Refuse to lay out more drawn nodes than this; `force` lifts it.
     max_nodes(usize): usize = DEFAULT_MAX_NODES,
         takes "a whole number of at least 0",
-        flag Int, "Refuse drawings with more nodes than this (they take minutes to lay out; default 5000)";
+        flag Int, "Refuse drawings with more nodes than this (default 100000; Graphviz's dot algorithm, asked for by name, stops at 5000)";
     /// Refuse to lay out a drawing whose estimated layout cost (drawn plus virtual nodes,
     /// [`tl_layout::guard::layout_cost`]) is higher than this; the hub limit
     /// ([`tl_layout::guard::DEFAULT_MAX_HUB_LOAD`]) moves in proportion; `force` lifts both.

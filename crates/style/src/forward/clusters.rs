@@ -2,14 +2,44 @@
 
 use super::*;
 
-#[allow(clippy::too_many_arguments)] // each is one fact of the cluster; a struct would only rename them
-pub(super) fn styled_cluster(
+/// Per cluster of `visible`: whether nothing drawn inside it (at any depth) was computed
+/// from a model input, which draws it dashed. One pass over the nodes, each marking the
+/// clusters around it.
+pub(super) fn clusters_without_input(
     index: &Index<'_, '_>,
     visible: &VisibleGraph,
-    position: usize,
+    nodes: &[StyledNode],
+) -> Vec<bool> {
+    // A capsule is dashed whatever it holds: ask its operations instead.
+    let without_input = |node: &StyledNode, kind: &NodeKind| match kind {
+        NodeKind::Capsule(_) | NodeKind::OpCapsule(_) => kind
+            .ops()
+            .iter()
+            .all(|&op| !index.trace().ops[op].has_input_ancestor),
+        _ => node.dashed,
+    };
+    let mut dashed = vec![true; visible.clusters.len()];
+    for (node, drawn) in nodes.iter().zip(&visible.nodes) {
+        if without_input(node, &drawn.kind) {
+            continue;
+        }
+        let mut cluster = node.cluster;
+        while let Some(c) = cluster {
+            if !dashed[c] {
+                break;
+            }
+            dashed[c] = false;
+            cluster = visible.clusters[c].parent;
+        }
+    }
+    dashed
+}
+
+pub(super) fn styled_cluster(
+    index: &Index<'_, '_>,
     call: usize,
     parent: Option<usize>,
-    nodes: &[StyledNode],
+    dashed: bool,
     theme: &Theme,
     rolled: bool,
 ) -> StyledCluster {
@@ -22,29 +52,6 @@ pub(super) fn styled_cluster(
     } else {
         2.0 + 3.0 * (deepest - depth) / deepest
     };
-    // Dashed when nothing inside it was computed from a model input.
-    let inside = |mut cluster: Option<usize>| {
-        while let Some(c) = cluster {
-            if c == position {
-                return true;
-            }
-            cluster = visible.clusters[c].parent;
-        }
-        false
-    };
-    // A capsule is dashed whatever it holds: ask its operations instead.
-    let without_input = |node: &StyledNode, kind: &NodeKind| match kind {
-        NodeKind::Capsule(_) | NodeKind::OpCapsule(_) => kind
-            .ops()
-            .iter()
-            .all(|&op| !index.trace().ops[op].has_input_ancestor),
-        _ => node.dashed,
-    };
-    let dashed = nodes
-        .iter()
-        .zip(&visible.nodes)
-        .filter(|(node, _)| inside(node.cluster))
-        .all(|(node, drawn)| without_input(node, &drawn.kind));
     StyledCluster {
         id: format!("cluster_{}_pass{}", record.address, record.call_index),
         parent,

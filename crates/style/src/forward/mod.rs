@@ -228,18 +228,17 @@ pub fn style_forward(
             )
         })
         .collect();
+    let without_input = clusters_without_input(&index, visible, &nodes);
     let clusters = visible
         .clusters
         .iter()
-        .enumerate()
-        .map(|(position, cluster)| {
+        .zip(without_input)
+        .map(|(cluster, dashed)| {
             styled_cluster(
                 &index,
-                visible,
-                position,
                 cluster.call,
                 cluster.parent,
-                &nodes,
+                dashed,
                 theme,
                 pass_labels.is_some(),
             )

@@ -1,0 +1,460 @@
+//! Coordinates: x across the layers, y down them.
+//!
+//! x is solved over a constraint graph whose variables are the points and each frame's left
+//! and right side: on every layer, each thing must sit right of the one before it by their
+//! extents and a gap, a frame's side by its margin. Because a frame's sides are one pair of
+//! variables for all its layers, frames come out as rectangles that never overlap. Each
+//! round pulls every point to the weighted mean of its neighbours, then makes that feasible
+//! twice, pushing right in the constraints' order and left in the reverse, and takes the mean
+//! of the two (the mean of two feasible placements is feasible).
+//!
+//! y stacks the layers, each as deep as its deepest point, with room between them for the
+//! margins and captions of the frames ending and starting there.
+
+use crate::proper::{Kind, Proper};
+use crate::{CaptionSide, FrameTree, Graph, Rect};
+
+/// Rounds of pulling points to their neighbours.
+const ROUNDS: usize = 16;
+
+pub(crate) struct Placed {
+    /// Per point: its centre's x.
+    pub x: Vec<f64>,
+    /// Per layer: its top and its depth.
+    pub layer_top: Vec<f64>,
+    pub layer_depth: Vec<f64>,
+    /// Per frame: its rectangle (`None`: it holds nothing).
+    pub frames: Vec<Option<Rect>>,
+}
+
+impl Placed {
+    pub(crate) fn centre_y(&self, layer: usize) -> f64 {
+        self.layer_top[layer] + self.layer_depth[layer] / 2.0
+    }
+}
+
+/// `x[to] >= x[from] + gap`.
+#[derive(Clone, Copy)]
+struct Constraint {
+    from: usize,
+    to: usize,
+    gap: f64,
+}
+
+pub(crate) fn place(graph: &Graph, proper: &Proper, frames: &FrameTree) -> Placed {
+    let points = proper.vertices.len();
+    let constraints = constraints(graph, proper, frames);
+    let solver = Solver::new(points + 2 * frames.len(), &constraints);
+    let mut desired = vec![0.0f64; points];
+    let mut x = solver.solve(&desired, points);
+    for _ in 0..ROUNDS {
+        for (v, want) in desired.iter_mut().enumerate() {
+            let (sum, weight) = proper.up[v]
+                .iter()
+                .chain(&proper.down[v])
+                .fold((0.0, 0.0), |(s, w), l| {
+                    (s + x[l.to] * l.weight, w + l.weight)
+                });
+            *want = if weight > 0.0 { sum / weight } else { x[v] };
+        }
+        x = solver.solve(&desired, points);
+    }
+    straighten(proper, &solver, &mut x);
+    let rows = layers_y(graph, proper, frames);
+    let rects = frame_rects(graph, proper, frames, &x, &rows);
+    x.truncate(points);
+    Placed {
+        x,
+        layer_top: rows.top,
+        layer_depth: rows.depth,
+        frames: rects,
+    }
+}
+
+fn left_side(points: usize, frame: usize) -> usize {
+    points + 2 * frame
+}
+
+fn right_side(points: usize, frame: usize) -> usize {
+    points + 2 * frame + 1
+}
+
+/// The constraints of every layer's order, and each frame's caption width.
+fn constraints(graph: &Graph, proper: &Proper, frames: &FrameTree) -> Vec<Constraint> {
+    let points = proper.vertices.len();
+    let mut out = Vec::with_capacity(points * 2);
+    let margin = |f: usize| graph.frames[f].margin;
+    for layer in &proper.layers {
+        // The last thing placed: its variable, how far right of it the next must start, and
+        // whether a gap is owed before the next thing.
+        let mut last: Option<(usize, f64, bool)> = None;
+        let mut previous: Option<usize> = None;
+        for &b in layer {
+            let vb = &proper.vertices[b];
+            let chain_b = frames.chain(vb.frame);
+            let shared = previous.map_or(0, |a| {
+                frames
+                    .chain(proper.vertices[a].frame)
+                    .iter()
+                    .zip(chain_b)
+                    .take_while(|(x, y)| x == y)
+                    .count()
+            });
+            if let Some(a) = previous {
+                let closing = &frames.chain(proper.vertices[a].frame)[shared..];
+                for &f in closing.iter().rev() {
+                    let (from, extent, _) = last.unwrap_or((a, 0.0, false));
+                    let side = right_side(points, f);
+                    out.push(Constraint {
+                        from,
+                        to: side,
+                        gap: extent + margin(f),
+                    });
+                    last = Some((side, 0.0, true));
+                }
+            }
+            let gap = match previous {
+                Some(a) if is_thin(proper, a) && is_thin(proper, b) => graph.node_gap / 2.0,
+                _ => graph.node_gap,
+            };
+            for &g in &chain_b[shared..] {
+                let side = left_side(points, g);
+                if let Some((from, extent, owed)) = last {
+                    let gap = if owed { gap } else { 0.0 };
+                    out.push(Constraint {
+                        from,
+                        to: side,
+                        gap: extent + gap,
+                    });
+                }
+                last = Some((side, margin(g), false));
+            }
+            if let Some((from, extent, owed)) = last {
+                let gap = if owed { gap } else { 0.0 };
+                out.push(Constraint {
+                    from,
+                    to: b,
+                    gap: extent + gap + vb.left,
+                });
+            }
+            last = Some((b, vb.right, true));
+            previous = Some(b);
+        }
+        if let Some(a) = previous {
+            for &f in frames.chain(proper.vertices[a].frame).iter().rev() {
+                let (from, extent, _) = last.unwrap_or((a, 0.0, false));
+                let side = right_side(points, f);
+                out.push(Constraint {
+                    from,
+                    to: side,
+                    gap: extent + margin(f),
+                });
+                last = Some((side, 0.0, true));
+            }
+        }
+    }
+    for (f, frame) in graph.frames.iter().enumerate() {
+        out.push(Constraint {
+            from: left_side(points, f),
+            to: right_side(points, f),
+            gap: frame.caption.breadth + 16.0 + 2.0 * frame.margin,
+        });
+    }
+    out.sort_unstable_by(|a, b| {
+        (a.from, a.to)
+            .cmp(&(b.from, b.to))
+            .then(b.gap.total_cmp(&a.gap))
+    });
+    out.dedup_by(|later, kept| later.from == kept.from && later.to == kept.to);
+    out
+}
+
+/// Sets each chain of dummies (a long arrow, a trunk) in as few straight runs as the
+/// constraints allow: walking down the chain, a run goes on while some x fits every dummy
+/// in it, and takes the median of their places clamped into that room. Each move stays
+/// within what the dummy's neighbours on its layer (and the frames' sides) leave, so the
+/// placement stays feasible.
+fn straighten(proper: &Proper, solver: &Solver, x: &mut [f64]) {
+    let is_dummy = |v: usize| proper.vertices[v].kind == Kind::Dummy;
+    let next = |v: usize| proper.down[v].iter().map(|l| l.to).find(|&to| is_dummy(to));
+    for start in 0..proper.vertices.len() {
+        if !is_dummy(start) || proper.up[start].iter().any(|l| is_dummy(l.to)) {
+            continue;
+        }
+        let mut chain = vec![start];
+        while let Some(following) = next(*chain.last().unwrap_or(&start)) {
+            chain.push(following);
+        }
+        let mut begin = 0;
+        while begin < chain.len() {
+            let (mut low, mut high) = solver.room(chain[begin], x);
+            let mut end = begin + 1;
+            while end < chain.len() {
+                let (l, h) = solver.room(chain[end], x);
+                if l.max(low) > h.min(high) {
+                    break;
+                }
+                low = low.max(l);
+                high = high.min(h);
+                end += 1;
+            }
+            let mut places: Vec<f64> = chain[begin..end].iter().map(|&v| x[v]).collect();
+            places.sort_by(f64::total_cmp);
+            let at = places[places.len() / 2].clamp(low, high);
+            for &v in &chain[begin..end] {
+                x[v] = at;
+            }
+            begin = end;
+        }
+    }
+}
+
+/// A dummy or a filler: a line or nothing, not a box.
+fn is_thin(proper: &Proper, v: usize) -> bool {
+    !matches!(proper.vertices[v].kind, Kind::Node(_)) && proper.vertices[v].right == 0.0
+}
+
+/// The constraint graph in a fixed order, for repeated solving.
+struct Solver {
+    order: Vec<usize>,
+    /// Per variable: `(other, gap)` of the constraints into it and out of it.
+    into: Vec<Vec<(usize, f64)>>,
+    out_of: Vec<Vec<(usize, f64)>>,
+}
+
+impl Solver {
+    fn new(variables: usize, constraints: &[Constraint]) -> Solver {
+        let mut into = vec![Vec::new(); variables];
+        let mut out_of = vec![Vec::new(); variables];
+        for c in constraints {
+            into[c.to].push((c.from, c.gap));
+            out_of[c.from].push((c.to, c.gap));
+        }
+        // Kahn's order; a cycle (which a consistent frame order rules out) leaves its
+        // variables to the end, and the constraints against the order are then skipped.
+        let mut waiting: Vec<usize> = into.iter().map(Vec::len).collect();
+        let mut order: Vec<usize> = (0..variables).filter(|&v| waiting[v] == 0).collect();
+        let mut at = 0;
+        while at < order.len() {
+            let v = order[at];
+            at += 1;
+            for &(to, _) in &out_of[v] {
+                waiting[to] -= 1;
+                if waiting[to] == 0 {
+                    order.push(to);
+                }
+            }
+        }
+        if order.len() < variables {
+            let mut placed = vec![false; variables];
+            for &v in &order {
+                placed[v] = true;
+            }
+            order.extend((0..variables).filter(|&v| !placed[v]));
+            let mut rank = vec![0usize; variables];
+            for (index, &v) in order.iter().enumerate() {
+                rank[v] = index;
+            }
+            for (v, list) in into.iter_mut().enumerate() {
+                list.retain(|&(from, _)| rank[from] < rank[v]);
+            }
+            for (v, list) in out_of.iter_mut().enumerate() {
+                list.retain(|&(to, _)| rank[to] > rank[v]);
+            }
+        }
+        Solver {
+            order,
+            into,
+            out_of,
+        }
+    }
+
+    /// The room `v` has, its neighbours where `x` puts them.
+    fn room(&self, v: usize, x: &[f64]) -> (f64, f64) {
+        let low = self.into[v]
+            .iter()
+            .map(|&(from, gap)| x[from] + gap)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let high = self.out_of[v]
+            .iter()
+            .map(|&(to, gap)| x[to] - gap)
+            .fold(f64::INFINITY, f64::min);
+        (low, high.max(low))
+    }
+
+    /// The mean of the placement pushed right from `desired` and the one pushed left.
+    /// Frame sides (past `points`) have no wish: as far in as their constraints allow.
+    fn solve(&self, desired: &[f64], points: usize) -> Vec<f64> {
+        let n = self.order.len();
+        let mut right = vec![f64::NEG_INFINITY; n];
+        for &v in &self.order {
+            let low = self.into[v]
+                .iter()
+                .map(|&(from, gap)| right[from] + gap)
+                .fold(f64::NEG_INFINITY, f64::max);
+            right[v] = if v < points { desired[v].max(low) } else { low };
+        }
+        // A side nothing pushed sits as far right as what follows it allows.
+        for &v in self.order.iter().rev() {
+            if right[v] == f64::NEG_INFINITY {
+                right[v] = self.out_of[v]
+                    .iter()
+                    .map(|&(to, gap)| right[to] - gap)
+                    .fold(f64::INFINITY, f64::min);
+                if !right[v].is_finite() {
+                    right[v] = 0.0;
+                }
+            }
+        }
+        let mut left = vec![f64::INFINITY; n];
+        for &v in self.order.iter().rev() {
+            let high = self.out_of[v]
+                .iter()
+                .map(|&(to, gap)| left[to] - gap)
+                .fold(f64::INFINITY, f64::min);
+            left[v] = if v < points {
+                desired[v].min(high)
+            } else {
+                high
+            };
+        }
+        for &v in &self.order {
+            if left[v] == f64::INFINITY {
+                left[v] = self.into[v]
+                    .iter()
+                    .map(|&(from, gap)| left[from] + gap)
+                    .fold(f64::NEG_INFINITY, f64::max);
+                if !left[v].is_finite() {
+                    left[v] = 0.0;
+                }
+            }
+        }
+        right
+            .iter()
+            .zip(&left)
+            .map(|(r, l)| (r + l) / 2.0)
+            .collect()
+    }
+}
+
+/// Layer tops and depths, each frame's layer span and the room it takes before its first
+/// layer and after its last (margins, captions, and the frames inside ending there too).
+struct Rows {
+    top: Vec<f64>,
+    depth: Vec<f64>,
+    spans: Vec<Option<(usize, usize)>>,
+    extents: Vec<(f64, f64)>,
+}
+
+fn layers_y(graph: &Graph, proper: &Proper, frames: &FrameTree) -> Rows {
+    let count = proper.layers.len();
+    let mut depth = vec![0.0f64; count];
+    let mut spans: Vec<Option<(usize, usize)>> = vec![None; frames.len()];
+    for v in &proper.vertices {
+        depth[v.layer] = depth[v.layer].max(v.depth);
+        for &f in frames.chain(v.frame) {
+            spans[f] = Some(spans[f].map_or((v.layer, v.layer), |(l, h)| {
+                (l.min(v.layer), h.max(v.layer))
+            }));
+        }
+    }
+    // Innermost frames first, so a frame's room counts the frames inside it.
+    let mut by_depth: Vec<usize> = (0..frames.len()).collect();
+    by_depth.sort_by_key(|&f| std::cmp::Reverse(frames.chain(Some(f)).len()));
+    let mut extents = vec![(0.0f64, 0.0f64); frames.len()];
+    for &f in &by_depth {
+        let frame = &graph.frames[f];
+        let (caption_start, caption_end) = match graph.caption_side {
+            CaptionSide::Start => (frame.caption.depth, 0.0),
+            CaptionSide::End => (0.0, frame.caption.depth),
+        };
+        extents[f].0 += frame.margin + caption_start;
+        extents[f].1 += frame.margin + caption_end;
+        if let (Some(parent), Some((low, high))) = (frames.parent(f), spans[f]) {
+            if let Some((parent_low, parent_high)) = spans[parent] {
+                if low == parent_low {
+                    extents[parent].0 = extents[parent].0.max(extents[f].0);
+                }
+                if high == parent_high {
+                    extents[parent].1 = extents[parent].1.max(extents[f].1);
+                }
+            }
+        }
+    }
+    let mut before = vec![0.0f64; count];
+    let mut after = vec![0.0f64; count];
+    for (f, span) in spans.iter().enumerate() {
+        if let Some((low, high)) = *span {
+            before[low] = before[low].max(extents[f].0);
+            after[high] = after[high].max(extents[f].1);
+        }
+    }
+    let mut top = vec![0.0f64; count];
+    let mut at = 0.0;
+    for layer in 0..count {
+        at += before[layer];
+        top[layer] = at;
+        at += depth[layer] + after[layer] + graph.layer_gap;
+    }
+    Rows {
+        top,
+        depth,
+        spans,
+        extents,
+    }
+}
+
+/// Each frame's rectangle: tight around what it holds, wide enough for its caption, and
+/// within the sides the x placement gave it.
+fn frame_rects(
+    graph: &Graph,
+    proper: &Proper,
+    frames: &FrameTree,
+    x: &[f64],
+    rows: &Rows,
+) -> Vec<Option<Rect>> {
+    let (spans, extents, top, depth) = (&rows.spans, &rows.extents, &rows.top, &rows.depth);
+    let points = proper.vertices.len();
+    let mut tight: Vec<Option<(f64, f64)>> = vec![None; frames.len()];
+    let widen = |slot: &mut Option<(f64, f64)>, low: f64, high: f64| {
+        *slot = Some(slot.map_or((low, high), |(l, h)| (l.min(low), h.max(high))));
+    };
+    for (v, vertex) in proper.vertices.iter().enumerate() {
+        if let Some(f) = vertex.frame {
+            let margin = graph.frames[f].margin;
+            widen(
+                &mut tight[f],
+                x[v] - vertex.left - margin,
+                x[v] + vertex.right + margin,
+            );
+        }
+    }
+    let mut by_depth: Vec<usize> = (0..frames.len()).collect();
+    by_depth.sort_by_key(|&f| std::cmp::Reverse(frames.chain(Some(f)).len()));
+    let mut rects = vec![None; frames.len()];
+    for f in by_depth {
+        let (Some((low, high)), Some((tight_low, tight_high))) = (spans[f], tight[f]) else {
+            continue;
+        };
+        let frame = &graph.frames[f];
+        let need = frame.caption.breadth + 16.0 + 2.0 * frame.margin;
+        let (side_low, side_high) = (x[left_side(points, f)], x[right_side(points, f)]);
+        let min_x = side_low.max(tight_low.min(side_high - need));
+        let max_x = side_high.min(tight_high.max(min_x + need));
+        rects[f] = Some(Rect {
+            min: crate::Point {
+                x: min_x,
+                y: top[low] - extents[f].0,
+            },
+            max: crate::Point {
+                x: max_x,
+                y: top[high] + depth[high] + extents[f].1,
+            },
+        });
+        if let Some(parent) = frames.parent(f) {
+            let margin = graph.frames[parent].margin;
+            widen(&mut tight[parent], min_x - margin, max_x + margin);
+        }
+    }
+    rects
+}

@@ -1,0 +1,291 @@
+//! The proper layered graph: every link joins neighbouring layers.
+//!
+//! An arrow spanning several layers becomes a chain of dummy points, one a layer. The
+//! unlabelled arrows leaving one node share one chain, its trunk, running to the furthest
+//! reader, each arrow branching off one layer before its head: a hub read by every block of
+//! a model costs one point a layer instead of one per reader and layer. A dummy sits in the
+//! innermost frame holding both ends of what it still carries, so arrows leave frames
+//! rather than cut through them. A frame with no point on a layer it spans gets an empty
+//! filler there, so that layer's ordering keeps room for the frame.
+
+use crate::layers::{span, Layering};
+use crate::{FrameTree, Graph};
+
+/// What a point of the proper graph stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// A node of the graph.
+    Node(usize),
+    /// A point of a long arrow.
+    Dummy,
+    /// An empty place holding a frame's room on a layer.
+    Filler,
+}
+
+/// A point on a layer.
+#[derive(Debug, Clone)]
+pub(crate) struct Vertex {
+    pub layer: usize,
+    pub frame: Option<usize>,
+    /// Extent left of the centre.
+    pub left: f64,
+    /// Extent right of the centre.
+    pub right: f64,
+    /// Extent along the flow.
+    pub depth: f64,
+    pub kind: Kind,
+}
+
+/// An arrow's way through the layers.
+#[derive(Debug, Clone, Default)]
+pub(crate) enum Path {
+    /// Not ranked: drawn straight.
+    #[default]
+    Unranked,
+    /// Its own points, tail and head included.
+    Points(Vec<usize>),
+    /// Its tail, the first `reach` dummies of a shared trunk, then its head: kept as such,
+    /// so a hub's many arrows cost memory for their ends, not for every layer they cross.
+    Trunk {
+        tail: usize,
+        trunk: usize,
+        reach: usize,
+        head: usize,
+    },
+}
+
+/// A link to a point on a neighbouring layer, with its pull in the x placement.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Link {
+    pub to: usize,
+    pub weight: f64,
+}
+
+pub(crate) struct Proper {
+    pub vertices: Vec<Vertex>,
+    /// Each layer's points, in order.
+    pub layers: Vec<Vec<usize>>,
+    /// Per point: links to the layer before.
+    pub up: Vec<Vec<Link>>,
+    /// Per point: links to the layer after.
+    pub down: Vec<Vec<Link>>,
+    /// Per arrow: its way from the laid-out tail to the laid-out head.
+    pub paths: Vec<Path>,
+    /// The trunks: each a chain of dummies, one a layer, from just past its tail.
+    pub trunks: Vec<Vec<usize>>,
+    /// Per arrow: the dummy its label sits beside.
+    pub label_vertex: Vec<Option<usize>>,
+}
+
+impl Proper {
+    fn add(&mut self, vertex: Vertex) -> usize {
+        let id = self.vertices.len();
+        self.layers[vertex.layer].push(id);
+        self.vertices.push(vertex);
+        self.up.push(Vec::new());
+        self.down.push(Vec::new());
+        id
+    }
+
+    fn link(&mut self, from: usize, to: usize) {
+        let dummies = [from, to]
+            .iter()
+            .filter(|&&v| self.vertices[v].kind == Kind::Dummy)
+            .count();
+        // Graphviz's weights: straight long arrows matter most.
+        let weight = [1.0, 2.0, 8.0][dummies];
+        self.down[from].push(Link { to, weight });
+        self.up[to].push(Link { to: from, weight });
+    }
+
+    fn dummy(&mut self, layer: usize, frame: Option<usize>) -> usize {
+        self.add(Vertex {
+            layer,
+            frame,
+            left: 0.0,
+            right: 0.0,
+            depth: 0.0,
+            kind: Kind::Dummy,
+        })
+    }
+}
+
+pub(crate) fn build(graph: &Graph, layering: &Layering, frames: &FrameTree) -> Proper {
+    let mut proper = Proper {
+        vertices: Vec::with_capacity(graph.nodes.len() * 2),
+        layers: vec![Vec::new(); layering.count],
+        up: Vec::new(),
+        down: Vec::new(),
+        paths: vec![Path::Unranked; graph.edges.len()],
+        trunks: Vec::new(),
+        label_vertex: vec![None; graph.edges.len()],
+    };
+    for (index, node) in graph.nodes.iter().enumerate() {
+        proper.add(Vertex {
+            layer: layering.layer[index],
+            frame: node.frame,
+            left: node.size.breadth / 2.0,
+            right: node.size.breadth / 2.0,
+            depth: node.size.depth,
+            kind: Kind::Node(index),
+        });
+    }
+    let ends = |edge: usize| {
+        let e = &graph.edges[edge];
+        if layering.reversed[edge] {
+            (e.head, e.tail)
+        } else {
+            (e.tail, e.head)
+        }
+    };
+    // Long unlabelled arrows, by laid-out tail, for the trunks.
+    let mut by_tail: Vec<Vec<usize>> = vec![Vec::new(); graph.nodes.len()];
+    for edge in (0..graph.edges.len()).filter(|&e| layering.ranked[e]) {
+        let (from, to) = ends(edge);
+        let length = layering.layer[to] - layering.layer[from];
+        if graph.edges[edge].label.is_some() {
+            labelled_chain(graph, layering, frames, &mut proper, edge, (from, to));
+        } else if length == 1 {
+            proper.link(from, to);
+            proper.paths[edge] = Path::Points(vec![from, to]);
+        } else {
+            by_tail[from].push(edge);
+        }
+    }
+    for (tail, edges) in by_tail.iter_mut().enumerate() {
+        if !edges.is_empty() {
+            trunk(graph, layering, frames, &mut proper, tail, edges, &ends);
+        }
+    }
+    add_fillers(frames, &mut proper);
+    proper
+}
+
+/// One chain for a labelled arrow; the dummy on its middle layer is as wide as the label.
+fn labelled_chain(
+    graph: &Graph,
+    layering: &Layering,
+    frames: &FrameTree,
+    proper: &mut Proper,
+    edge: usize,
+    (from, to): (usize, usize),
+) {
+    let frame = frames.common(graph.nodes[from].frame, graph.nodes[to].frame);
+    let (first, last) = (layering.layer[from], layering.layer[to]);
+    let middle = first + (last - first).max(span(graph, edge)) / 2;
+    let label = graph.edges[edge].label.unwrap_or_default();
+    let mut path = vec![from];
+    for layer in first + 1..last {
+        let dummy = proper.dummy(layer, frame);
+        if layer == middle.min(last - 1) {
+            let v = &mut proper.vertices[dummy];
+            v.right = label.breadth + graph.node_gap / 2.0;
+            v.depth = label.depth;
+            proper.label_vertex[edge] = Some(dummy);
+        }
+        proper.link(*path.last().unwrap_or(&from), dummy);
+        path.push(dummy);
+    }
+    proper.link(*path.last().unwrap_or(&from), to);
+    path.push(to);
+    proper.paths[edge] = Path::Points(path);
+}
+
+/// One chain shared by the long unlabelled arrows leaving `tail`.
+fn trunk(
+    graph: &Graph,
+    layering: &Layering,
+    frames: &FrameTree,
+    proper: &mut Proper,
+    tail: usize,
+    edges: &mut [usize],
+    ends: &dyn Fn(usize) -> (usize, usize),
+) {
+    let layer_of = |edge: usize| layering.layer[ends(edge).1];
+    edges.sort_by_key(|&edge| std::cmp::Reverse(layer_of(edge)));
+    let first = layering.layer[tail] + 1;
+    let top = layer_of(edges[0]) - 1;
+    // Each trunk layer's frame: what holds the tail and every head still ahead.
+    let mut chain = vec![0usize; top + 1 - first];
+    let mut held: Option<Option<usize>> = None;
+    let mut next = 0;
+    for layer in (first..=top).rev() {
+        while next < edges.len() && layer_of(edges[next]) > layer {
+            let head_frame = graph.nodes[ends(edges[next]).1].frame;
+            held = Some(match held {
+                None => head_frame,
+                Some(frame) => frames.common(frame, head_frame),
+            });
+            next += 1;
+        }
+        let frame = frames.common(held.flatten(), graph.nodes[tail].frame);
+        chain[layer - first] = proper.dummy(layer, frame);
+    }
+    proper.link(tail, chain[0]);
+    for pair in chain.windows(2) {
+        proper.link(pair[0], pair[1]);
+    }
+    let trunk = proper.trunks.len();
+    for &edge in edges.iter() {
+        let head = ends(edge).1;
+        let reach = layer_of(edge) - first;
+        proper.link(chain[reach - 1], head);
+        proper.paths[edge] = Path::Trunk {
+            tail,
+            trunk,
+            reach,
+            head,
+        };
+    }
+    proper.trunks.push(chain);
+}
+
+/// An empty filler on each layer a frame spans but has no point on.
+fn add_fillers(frames: &FrameTree, proper: &mut Proper) {
+    let count = frames.len();
+    let mut spans: Vec<Option<(usize, usize)>> = vec![None; count];
+    for v in &proper.vertices {
+        for &f in frames.chain(v.frame) {
+            spans[f] = Some(match spans[f] {
+                None => (v.layer, v.layer),
+                Some((low, high)) => (low.min(v.layer), high.max(v.layer)),
+            });
+        }
+    }
+    let mut present: Vec<Vec<bool>> = spans
+        .iter()
+        .map(|s| s.map_or(Vec::new(), |(low, high)| vec![false; high + 1 - low]))
+        .collect();
+    for v in &proper.vertices {
+        for &f in frames.chain(v.frame) {
+            if let Some((low, _)) = spans[f] {
+                present[f][v.layer - low] = true;
+            }
+        }
+    }
+    // Innermost frames first, so a filler also holds the frames around it.
+    let mut by_depth: Vec<usize> = (0..count).collect();
+    by_depth.sort_by_key(|&f| std::cmp::Reverse(frames.chain(Some(f)).len()));
+    for f in by_depth {
+        let Some((low, _)) = spans[f] else { continue };
+        for offset in 0..present[f].len() {
+            if present[f][offset] {
+                continue;
+            }
+            let layer = low + offset;
+            proper.add(Vertex {
+                layer,
+                frame: Some(f),
+                left: 0.0,
+                right: 0.0,
+                depth: 0.0,
+                kind: Kind::Filler,
+            });
+            for &outer in frames.chain(Some(f)) {
+                if let Some((outer_low, _)) = spans[outer] {
+                    present[outer][layer - outer_low] = true;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,357 @@
+//! Routes: each arrow through its chain of points, as smooth curves.
+//!
+//! An arrow leaves its tail's side facing the flow, runs straight through each layer it
+//! crosses (its dummy holds a place there, so no node is in the way) and bends only in the
+//! gaps between layers, with tangents along the flow: an S-curve when it shifts sideways.
+//! An arrow outside the layering (not ranked, or a loop) is drawn straight.
+
+use crate::layers::Layering;
+use crate::place::Placed;
+use crate::proper::{Path, Proper};
+use crate::{Graph, Layout, Point, Rect, Route, Size};
+
+pub(crate) fn finish(
+    graph: &Graph,
+    layering: &Layering,
+    proper: &Proper,
+    placed: &Placed,
+) -> Layout {
+    let nodes: Vec<Point> = (0..graph.nodes.len())
+        .map(|n| Point {
+            x: placed.x[n],
+            y: placed.centre_y(layering.layer[n]),
+        })
+        .collect();
+    let edges: Vec<Route> = (0..graph.edges.len())
+        .map(|edge| route(graph, layering, proper, placed, &nodes, edge))
+        .collect();
+    let frames: Vec<Rect> = placed
+        .frames
+        .iter()
+        .map(|rect| rect.unwrap_or_default())
+        .collect();
+    let bounds = bounds(graph, &nodes, &edges, &placed.frames);
+    Layout {
+        nodes,
+        edges,
+        frames,
+        layers: layering.layer.clone(),
+        bounds,
+    }
+}
+
+fn route(
+    graph: &Graph,
+    layering: &Layering,
+    proper: &Proper,
+    placed: &Placed,
+    nodes: &[Point],
+    edge: usize,
+) -> Route {
+    let e = &graph.edges[edge];
+    let ranked = !matches!(proper.paths[edge], Path::Unranked);
+    let mut line: Vec<Point> = match &proper.paths[edge] {
+        Path::Unranked => straight_line(graph, nodes, e.tail, e.head),
+        Path::Points(points) => {
+            let (first, last) = (points[0], points[points.len() - 1]);
+            let mut line = Line::start(graph, proper, placed, nodes, first);
+            for &d in &points[1..points.len() - 1] {
+                line.through(proper, placed, d);
+            }
+            line.finish(graph, proper, placed, nodes, last)
+        }
+        Path::Trunk {
+            tail,
+            trunk,
+            reach,
+            head,
+        } => {
+            let chain = &proper.trunks[*trunk][..*reach];
+            let mut line = Line::start(graph, proper, placed, nodes, *tail);
+            // Only where the trunk bends: its straight runs are one piece each.
+            for (at, &d) in chain.iter().enumerate() {
+                let bends = at == 0
+                    || at + 1 == chain.len()
+                    || placed.x[d] != placed.x[chain[at - 1]]
+                    || placed.x[d] != placed.x[chain[at + 1]];
+                if bends {
+                    line.through(proper, placed, d);
+                }
+            }
+            line.finish(graph, proper, placed, nodes, *head)
+        }
+    };
+    if layering.reversed[edge] && ranked {
+        line.reverse();
+    }
+    let tip = *line.last().unwrap_or(&Point::default());
+    let before = line[line.len().saturating_sub(2)];
+    let along = unit(before, tip);
+    let base = Point {
+        x: tip.x - along.x * e.arrow_length,
+        y: tip.y - along.y * e.arrow_length,
+    };
+    if let Some(last) = line.last_mut() {
+        *last = base;
+    }
+    let points = if e.tail == e.head {
+        line
+    } else {
+        curves(&line)
+    };
+    let start = points.first().copied().unwrap_or_default();
+    let middle = points[points.len() / 2];
+    let beside = |at: Point, size: Size| Point {
+        x: at.x + 4.0 + size.breadth / 2.0,
+        y: at.y,
+    };
+    let label = proper.label_vertex[edge].map(|d| {
+        let size = e.label.unwrap_or_default();
+        Point {
+            x: placed.x[d] + graph.node_gap / 2.0 + size.breadth / 2.0,
+            y: placed.centre_y(proper.vertices[d].layer),
+        }
+    });
+    let label = label.or_else(|| e.label.map(|size| beside(middle, size)));
+    Route {
+        tip,
+        label,
+        floating_label: e.floating_label.map(|size| beside(middle, size)),
+        head_label: e.head_label.map(|size| Point {
+            x: tip.x + 4.0 + size.breadth / 2.0,
+            y: tip.y - along.y * (size.depth / 2.0 + 2.0),
+        }),
+        tail_label: e.tail_label.map(|size| Point {
+            x: start.x + 4.0 + size.breadth / 2.0,
+            y: start.y + along.y * (size.depth / 2.0 + 2.0),
+        }),
+        points,
+    }
+}
+
+/// The polyline of a ranked arrow, built from its tail's far side, through each dummy's
+/// layer, to its head's near side; points one above another in a straight run are one
+/// piece. Straight down to the tail layer's floor and up from the head layer's ceiling, so
+/// the bends stay in the gaps, where no node is.
+struct Line {
+    points: Vec<Point>,
+}
+
+impl Line {
+    fn start(
+        graph: &Graph,
+        proper: &Proper,
+        placed: &Placed,
+        nodes: &[Point],
+        tail: usize,
+    ) -> Line {
+        let layer = proper.vertices[tail].layer;
+        let mut line = Line { points: Vec::new() };
+        line.push(Point {
+            x: nodes[tail].x,
+            y: nodes[tail].y + graph.nodes[tail].size.depth / 2.0,
+        });
+        line.push(Point {
+            x: nodes[tail].x,
+            y: placed.layer_top[layer] + placed.layer_depth[layer],
+        });
+        line
+    }
+
+    fn through(&mut self, proper: &Proper, placed: &Placed, dummy: usize) {
+        let layer = proper.vertices[dummy].layer;
+        let top = placed.layer_top[layer];
+        let x = placed.x[dummy];
+        self.push(Point { x, y: top });
+        self.push(Point {
+            x,
+            y: top + placed.layer_depth[layer],
+        });
+    }
+
+    fn finish(
+        mut self,
+        graph: &Graph,
+        proper: &Proper,
+        placed: &Placed,
+        nodes: &[Point],
+        head: usize,
+    ) -> Vec<Point> {
+        let layer = proper.vertices[head].layer;
+        self.push(Point {
+            x: nodes[head].x,
+            y: placed.layer_top[layer],
+        });
+        self.push(Point {
+            x: nodes[head].x,
+            y: nodes[head].y - graph.nodes[head].size.depth / 2.0,
+        });
+        self.points
+    }
+
+    fn push(&mut self, p: Point) {
+        let same = |a: Point, b: Point| (a.x - b.x).abs() < 1e-9 && (a.y - b.y).abs() < 1e-9;
+        if self.points.last().is_some_and(|&last| same(last, p)) {
+            return;
+        }
+        let run = self.points.len() >= 2 && {
+            let (a, b) = (
+                self.points[self.points.len() - 2],
+                self.points[self.points.len() - 1],
+            );
+            (a.x - b.x).abs() < 1e-9 && (b.x - p.x).abs() < 1e-9
+        };
+        match self.points.last_mut() {
+            Some(last) if run => *last = p,
+            _ => self.points.push(p),
+        }
+    }
+}
+
+/// A straight arrow between two nodes' facing sides, or a loop on a node's right.
+fn straight_line(graph: &Graph, nodes: &[Point], tail: usize, head: usize) -> Vec<Point> {
+    let (a, b) = (nodes[tail], nodes[head]);
+    let (sa, sb) = (graph.nodes[tail].size, graph.nodes[head].size);
+    if tail == head {
+        let side = a.x + sa.breadth / 2.0;
+        let reach = side + 24.0;
+        let (up, down) = (a.y - sa.depth / 4.0, a.y + sa.depth / 4.0);
+        return vec![
+            Point { x: side, y: up },
+            Point {
+                x: reach,
+                y: up - 8.0,
+            },
+            Point {
+                x: reach,
+                y: down + 8.0,
+            },
+            Point { x: side, y: down },
+        ];
+    }
+    if (a.y - b.y).abs() < 1e-9 {
+        let toward = if b.x >= a.x { 1.0 } else { -1.0 };
+        return vec![
+            Point {
+                x: a.x + toward * sa.breadth / 2.0,
+                y: a.y,
+            },
+            Point {
+                x: b.x - toward * sb.breadth / 2.0,
+                y: b.y,
+            },
+        ];
+    }
+    let toward = if b.y > a.y { 1.0 } else { -1.0 };
+    vec![
+        Point {
+            x: a.x,
+            y: a.y + toward * sa.depth / 2.0,
+        },
+        Point {
+            x: b.x,
+            y: b.y - toward * sb.depth / 2.0,
+        },
+    ]
+}
+
+fn unit(from: Point, to: Point) -> Point {
+    let (dx, dy) = (to.x - from.x, to.y - from.y);
+    let length = (dx * dx + dy * dy).sqrt();
+    if length < 1e-9 {
+        Point { x: 0.0, y: 1.0 }
+    } else {
+        Point {
+            x: dx / length,
+            y: dy / length,
+        }
+    }
+}
+
+/// Cubic Bézier points through a polyline: straight pieces where it does not shift
+/// sideways, S-curves with tangents along the flow where it does.
+fn curves(line: &[Point]) -> Vec<Point> {
+    let mut points = Vec::with_capacity(line.len() * 3);
+    points.push(line[0]);
+    for pair in line.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        let vertical = (a.x - b.x).abs() < 0.5 || (a.y - b.y).abs() < 1e-9;
+        let (c1, c2) = if vertical {
+            (
+                Point {
+                    x: a.x + (b.x - a.x) / 3.0,
+                    y: a.y + (b.y - a.y) / 3.0,
+                },
+                Point {
+                    x: a.x + 2.0 * (b.x - a.x) / 3.0,
+                    y: a.y + 2.0 * (b.y - a.y) / 3.0,
+                },
+            )
+        } else {
+            let half = (b.y - a.y) / 2.0;
+            (
+                Point {
+                    x: a.x,
+                    y: a.y + half,
+                },
+                Point {
+                    x: b.x,
+                    y: b.y - half,
+                },
+            )
+        };
+        points.extend([c1, c2, b]);
+    }
+    points
+}
+
+fn bounds(graph: &Graph, nodes: &[Point], edges: &[Route], frames: &[Option<Rect>]) -> Rect {
+    let mut low = Point {
+        x: f64::INFINITY,
+        y: f64::INFINITY,
+    };
+    let mut high = Point {
+        x: f64::NEG_INFINITY,
+        y: f64::NEG_INFINITY,
+    };
+    let mut take = |x: f64, y: f64| {
+        low.x = low.x.min(x);
+        low.y = low.y.min(y);
+        high.x = high.x.max(x);
+        high.y = high.y.max(y);
+    };
+    for (n, at) in nodes.iter().enumerate() {
+        let size = graph.nodes[n].size;
+        take(at.x - size.breadth / 2.0, at.y - size.depth / 2.0);
+        take(at.x + size.breadth / 2.0, at.y + size.depth / 2.0);
+    }
+    for rect in frames.iter().flatten() {
+        take(rect.min.x, rect.min.y);
+        take(rect.max.x, rect.max.y);
+    }
+    for (e, route) in edges.iter().enumerate() {
+        for p in &route.points {
+            take(p.x, p.y);
+        }
+        let edge = &graph.edges[e];
+        let labels = [
+            (route.label, edge.label),
+            (route.floating_label, edge.floating_label),
+            (route.head_label, edge.head_label),
+            (route.tail_label, edge.tail_label),
+        ];
+        for (at, size) in labels {
+            if let (Some(at), Some(size)) = (at, size) {
+                take(at.x - size.breadth / 2.0, at.y - size.depth / 2.0);
+                take(at.x + size.breadth / 2.0, at.y + size.depth / 2.0);
+            }
+        }
+    }
+    if low.x > high.x {
+        return Rect::default();
+    }
+    Rect {
+        min: low,
+        max: high,
+    }
+}

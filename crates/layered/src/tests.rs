@@ -1,0 +1,277 @@
+use proptest::prelude::*;
+
+use crate::*;
+
+fn node(frame: Option<usize>) -> Node {
+    Node {
+        size: Size {
+            breadth: 120.0,
+            depth: 40.0,
+        },
+        frame,
+    }
+}
+
+fn edge(tail: usize, head: usize) -> Edge {
+    Edge {
+        tail,
+        head,
+        constraint: true,
+        label: None,
+        floating_label: None,
+        head_label: None,
+        tail_label: None,
+        arrow_length: 7.0,
+        visible: true,
+    }
+}
+
+fn frame(parent: Option<usize>) -> Frame {
+    Frame {
+        parent,
+        margin: 12.0,
+        caption: Size {
+            breadth: 60.0,
+            depth: 20.0,
+        },
+    }
+}
+
+fn graph(nodes: Vec<Node>, edges: Vec<Edge>, frames: Vec<Frame>) -> Graph {
+    Graph {
+        nodes,
+        edges,
+        frames,
+        sinks: Vec::new(),
+        node_gap: 18.0,
+        layer_gap: 36.0,
+        caption_side: CaptionSide::End,
+    }
+}
+
+fn node_rect(graph: &Graph, layout: &Layout, n: usize) -> Rect {
+    let (at, size) = (layout.nodes[n], graph.nodes[n].size);
+    Rect {
+        min: Point {
+            x: at.x - size.breadth / 2.0,
+            y: at.y - size.depth / 2.0,
+        },
+        max: Point {
+            x: at.x + size.breadth / 2.0,
+            y: at.y + size.depth / 2.0,
+        },
+    }
+}
+
+fn overlap(a: &Rect, b: &Rect) -> bool {
+    let eps = 1e-6;
+    a.min.x < b.max.x - eps
+        && b.min.x < a.max.x - eps
+        && a.min.y < b.max.y - eps
+        && b.min.y < a.max.y - eps
+}
+
+fn inside(inner: &Rect, outer: &Rect) -> bool {
+    let eps = 1e-6;
+    inner.min.x >= outer.min.x - eps
+        && inner.min.y >= outer.min.y - eps
+        && inner.max.x <= outer.max.x + eps
+        && inner.max.y <= outer.max.y + eps
+}
+
+/// The invariants every layout keeps.
+fn check(graph: &Graph, layout: &Layout) {
+    let tree = FrameTree::new(&graph.frames);
+    let used: Vec<bool> = (0..graph.frames.len())
+        .map(|f| graph.nodes.iter().any(|n| tree.chain(n.frame).contains(&f)))
+        .collect();
+    for a in 0..graph.nodes.len() {
+        let ra = node_rect(graph, layout, a);
+        for b in a + 1..graph.nodes.len() {
+            assert!(
+                !overlap(&ra, &node_rect(graph, layout, b)),
+                "nodes {a} and {b} overlap"
+            );
+        }
+        for f in (0..graph.frames.len()).filter(|&f| used[f]) {
+            let rf = &layout.frames[f];
+            if tree.chain(graph.nodes[a].frame).contains(&f) {
+                assert!(inside(&ra, rf), "node {a} sticks out of frame {f}");
+            } else {
+                assert!(!overlap(&ra, rf), "node {a} overlaps frame {f}");
+            }
+        }
+    }
+    for f in (0..graph.frames.len()).filter(|&f| used[f]) {
+        for g in (f + 1..graph.frames.len()).filter(|&g| used[g]) {
+            let (rf, rg) = (&layout.frames[f], &layout.frames[g]);
+            if tree.chain(Some(g)).contains(&f) {
+                assert!(inside(rg, rf), "frame {g} sticks out of frame {f}");
+            } else if tree.chain(Some(f)).contains(&g) {
+                assert!(inside(rf, rg), "frame {f} sticks out of frame {g}");
+            } else {
+                assert!(!overlap(rf, rg), "frames {f} and {g} overlap");
+            }
+        }
+    }
+    for (e, route) in layout.edges.iter().enumerate() {
+        assert_eq!(
+            route.points.len() % 3,
+            1,
+            "arrow {e} is not cubic Bézier points"
+        );
+        assert!(route
+            .points
+            .iter()
+            .all(|p| p.x.is_finite() && p.y.is_finite()));
+    }
+}
+
+#[test]
+fn a_chain_runs_down_the_layers_in_a_straight_line() {
+    let g = graph(
+        (0..4).map(|_| node(None)).collect(),
+        vec![edge(0, 1), edge(1, 2), edge(2, 3)],
+        Vec::new(),
+    );
+    let layout = lay_out(&g).unwrap();
+    check(&g, &layout);
+    assert_eq!(layout.layers, vec![0, 1, 2, 3]);
+    let x = layout.nodes[0].x;
+    assert!(layout.nodes.iter().all(|p| (p.x - x).abs() < 1e-6));
+    assert!(layout.nodes.windows(2).all(|w| w[1].y > w[0].y));
+}
+
+#[test]
+fn an_input_sits_just_before_its_first_reader_and_sinks_share_the_last_layer() {
+    // 0 -> 1 -> 2 -> 3, and 4 (an input) read by 3; 5 an output of 1.
+    let mut g = graph(
+        (0..6).map(|_| node(None)).collect(),
+        vec![edge(0, 1), edge(1, 2), edge(2, 3), edge(4, 3), edge(1, 5)],
+        Vec::new(),
+    );
+    g.sinks = vec![3, 5];
+    let layout = lay_out(&g).unwrap();
+    check(&g, &layout);
+    assert_eq!(layout.layers[4], 2);
+    assert_eq!(layout.layers[5], 3);
+}
+
+#[test]
+fn a_hub_read_by_every_block_costs_one_trunk() {
+    // A chain of 40 nodes; node 40 is read by every fourth of them.
+    let mut nodes: Vec<Node> = (0..41).map(|_| node(None)).collect();
+    nodes[40].frame = None;
+    let mut edges: Vec<Edge> = (0..39).map(|i| edge(i, i + 1)).collect();
+    edges.extend((2..40).step_by(4).map(|i| edge(40, i)));
+    let g = graph(nodes, edges, Vec::new());
+    let layering = layers::assign(&g);
+    let proper = proper::build(&g, &layering, &FrameTree::new(&g.frames));
+    let dummies = proper.vertices.len() - g.nodes.len();
+    // One point a layer between the hub and its last reader, however many readers.
+    assert!(dummies <= 40, "{dummies} dummies");
+    check(&g, &lay_out(&g).unwrap());
+}
+
+#[test]
+fn frames_side_by_side_never_overlap_and_nested_frames_hold_their_nodes() {
+    // Two branches from 0, each in its own frame (1 holds frame 2), joined at 7.
+    let nodes = vec![
+        node(None),
+        node(Some(0)),
+        node(Some(0)),
+        node(Some(2)),
+        node(Some(1)),
+        node(Some(1)),
+        node(Some(2)),
+        node(None),
+    ];
+    let edges = vec![
+        edge(0, 1),
+        edge(1, 2),
+        edge(0, 4),
+        edge(4, 5),
+        edge(5, 3),
+        edge(3, 6),
+        edge(2, 7),
+        edge(6, 7),
+    ];
+    let frames = vec![frame(None), frame(None), frame(Some(1))];
+    let g = graph(nodes, edges, frames);
+    check(&g, &lay_out(&g).unwrap());
+}
+
+#[test]
+fn a_cycle_is_broken_and_labels_get_room() {
+    let mut edges = vec![edge(0, 1), edge(1, 2), edge(2, 0)];
+    edges[1].label = Some(Size {
+        breadth: 40.0,
+        depth: 14.0,
+    });
+    let g = graph((0..3).map(|_| node(None)).collect(), edges, Vec::new());
+    let layout = lay_out(&g).unwrap();
+    check(&g, &layout);
+    assert!(layout.edges[1].label.is_some());
+    assert_eq!(layout.layers[2] - layout.layers[1], 2);
+}
+
+#[test]
+fn bad_graphs_are_refused_not_panicked_on() {
+    let g = graph(vec![node(Some(3))], Vec::new(), Vec::new());
+    assert_eq!(lay_out(&g), Err(Invalid::NodeFrame { node: 0 }));
+    let mut looped = graph(
+        vec![node(None)],
+        Vec::new(),
+        vec![frame(Some(1)), frame(Some(0))],
+    );
+    assert!(matches!(lay_out(&looped), Err(Invalid::FrameParent { .. })));
+    looped.frames.clear();
+    looped.node_gap = f64::NAN;
+    assert_eq!(lay_out(&looped), Err(Invalid::Measure));
+    let g = graph(vec![node(None)], vec![edge(0, 5)], Vec::new());
+    assert_eq!(lay_out(&g), Err(Invalid::EdgeEnd { edge: 0 }));
+}
+
+/// A random graph: nodes in a frame forest, arrows forward in node order (some back).
+fn arbitrary_graph() -> impl Strategy<Value = Graph> {
+    (2usize..40, 0usize..8).prop_flat_map(|(nodes, frames)| {
+        let parents = proptest::collection::vec(proptest::option::of(0usize..8), frames);
+        let homes = proptest::collection::vec(proptest::option::of(0usize..8), nodes);
+        let edges = proptest::collection::vec((0..nodes, 0..nodes, any::<bool>()), 0..nodes * 2);
+        (parents, homes, edges).prop_map(move |(parents, homes, edges)| {
+            // A frame's parent comes before it, so the frames form a forest.
+            let frames: Vec<Frame> = parents
+                .iter()
+                .enumerate()
+                .map(|(f, p)| frame(p.filter(|&p| p < f)))
+                .collect();
+            let nodes: Vec<Node> = homes
+                .iter()
+                .map(|h| node(h.filter(|&h| h < frames.len())))
+                .collect();
+            let edges: Vec<Edge> = edges
+                .into_iter()
+                .map(|(a, b, labelled)| {
+                    let mut e = edge(a, b);
+                    if labelled {
+                        e.label = Some(Size {
+                            breadth: 30.0,
+                            depth: 12.0,
+                        });
+                    }
+                    e
+                })
+                .collect();
+            graph(nodes, edges, frames)
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+    #[test]
+    fn every_layout_keeps_nodes_and_frames_apart(g in arbitrary_graph()) {
+        let layout = lay_out(&g).unwrap();
+        check(&g, &layout);
+    }
+}
