@@ -103,11 +103,13 @@ fn place(graph: &mut Graph) -> Result<(), String> {
     for (index, route) in layout.edges.iter().enumerate() {
         let edge = &mut graph.edges[index];
         let mut pos = String::with_capacity(route.points.len() * 16);
-        let tip = page.map(route.tip);
-        pos.push_str(&format!("e,{},{}", num(tip.x), num(tip.y)));
-        for p in &route.points {
+        pos.push('e');
+        for p in std::iter::once(&route.tip).chain(&route.points) {
             let p = page.map(*p);
-            pos.push_str(&format!(" {},{}", num(p.x), num(p.y)));
+            pos.push(if pos.len() == 1 { ',' } else { ' ' });
+            push_num(&mut pos, p.x);
+            pos.push(',');
+            push_num(&mut pos, p.y);
         }
         edge.attrs.insert("pos".to_owned(), pos);
         let labels = [
@@ -430,12 +432,115 @@ impl Page {
 
 /// A coordinate as Graphviz writes one: two decimals, no trailing zeros.
 fn num(value: f64) -> String {
+    let mut text = String::new();
+    push_num(&mut text, value);
+    text
+}
+
+/// [`num`] appended to `out`.
+fn push_num(out: &mut String, value: f64) {
+    use std::fmt::Write;
     let rounded = (value * 100.0).round() / 100.0;
-    let text = format!("{rounded:.2}");
-    let text = text.trim_end_matches('0').trim_end_matches('.');
-    if text == "-0" {
-        "0".to_owned()
-    } else {
-        text.to_owned()
+    let start = out.len();
+    let _ = write!(out, "{rounded:.2}");
+    while out.ends_with('0') {
+        out.pop();
+    }
+    if out.ends_with('.') {
+        out.pop();
+    }
+    if &out[start..] == "-0" {
+        out.truncate(start);
+        out.push('0');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::{lay_out, LayoutEngine, TextFormat};
+
+    const DOT: &str = r#"digraph G {
+        graph [label="header" labeljust=l labelloc=t ordering=out rankdir=BT]
+        node [shape=box]
+        input -> a
+        subgraph cluster_block {
+            label="@block" labelloc=b margin=20
+            a -> b
+            b -> c [label="x2"]
+            subgraph cluster_inner { label="@inner" margin=12  c -> d }
+        }
+        input -> d
+        d -> output [xlabel="arg 1"]
+        { rank=sink output }
+    }"#;
+
+    fn laid_out(dot: &str) -> serde_json::Value {
+        let json = lay_out(dot, &[TextFormat::Json], LayoutEngine::Layered)
+            .unwrap()
+            .take(TextFormat::Json);
+        serde_json::from_str(&json).unwrap()
+    }
+
+    #[test]
+    fn the_layered_engine_writes_graphviz_json_with_frames_labels_and_no_crossed_node() {
+        let json = laid_out(DOT);
+        let objects = json["objects"].as_array().unwrap();
+        let clusters: Vec<&serde_json::Value> = objects
+            .iter()
+            .filter(|o| o["name"].as_str().is_some_and(|n| n.starts_with("cluster")))
+            .collect();
+        assert_eq!(clusters.len(), 2);
+        assert!(clusters.iter().all(|c| c["bb"].is_string()));
+        let edges = json["edges"].as_array().unwrap();
+        assert!(
+            edges.iter().any(|e| e["lp"].is_string()),
+            "the label is placed"
+        );
+        assert!(
+            edges.iter().any(|e| e["xlp"].is_string()),
+            "the floating label is placed"
+        );
+        let text = serde_json::to_string(&json).unwrap();
+        let quality = crate::quality::measure(&text).unwrap();
+        assert_eq!(quality.arrows_through_nodes, 0, "{quality:?}");
+        assert_eq!(quality.frames_overlapping, 0, "{quality:?}");
+        // Bottom to top: the output, pinned to the last layer, is above the input.
+        let y = |name: &str| -> f64 {
+            let node = objects.iter().find(|o| o["name"] == name).unwrap();
+            let pos = node["pos"].as_str().unwrap();
+            pos.split(',').nth(1).unwrap().parse().unwrap()
+        };
+        assert!(y("output") > y("d") && y("d") > y("input"));
+    }
+
+    #[test]
+    fn every_direction_lays_out_and_the_same_dot_gives_the_same_text() {
+        for direction in ["TB", "LR", "RL"] {
+            let dot = DOT.replace("rankdir=BT", &format!("rankdir={direction}"));
+            let first = lay_out(&dot, &[TextFormat::Svg], LayoutEngine::Layered)
+                .unwrap()
+                .take(TextFormat::Svg);
+            crate::forget_recent_layouts();
+            let again = lay_out(&dot, &[TextFormat::Svg], LayoutEngine::Layered)
+                .unwrap()
+                .take(TextFormat::Svg);
+            assert!(first.contains("@inner"), "{direction}");
+            assert_eq!(first, again, "{direction}");
+        }
+    }
+
+    #[test]
+    fn coordinates_are_written_as_graphviz_writes_them() {
+        assert_eq!(super::num(12.0), "12");
+        assert_eq!(super::num(12.345), "12.35");
+        assert_eq!(super::num(-0.001), "0");
+        assert_eq!(super::num(3.10), "3.1");
+    }
+
+    #[test]
+    fn malformed_dot_is_a_coded_failure_of_the_layered_engine() {
+        let error = lay_out("digraph {", &[TextFormat::Svg], LayoutEngine::Layered).unwrap_err();
+        assert_eq!(error.code(), "graphviz_render_failed");
+        assert!(error.to_string().contains("layered"), "{error}");
     }
 }

@@ -52,6 +52,48 @@ fn draws_svg_and_dot_files() {
     assert!(dot.starts_with("// Computational graph") && dot.contains("shape=box3d"));
 }
 
+/// `--layout-engine layered` draws every format through the layered engine; an unknown
+/// engine is refused naming the four.
+#[test]
+fn the_layered_engine_draws_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = fixture("convnet");
+    for name in ["convnet.svg", "convnet.pdf", "convnet.png"] {
+        let output = tl_draw(
+            &[
+                "draw",
+                trace.to_str().unwrap(),
+                "--layout-engine",
+                "layered",
+                "-o",
+                name,
+            ],
+            dir.path(),
+        );
+        assert!(output.status.success(), "{name}: {}", stderr(&output));
+        assert!(std::fs::metadata(dir.path().join(name)).unwrap().len() > 1000);
+    }
+    let svg = std::fs::read_to_string(dir.path().join("convnet.svg")).unwrap();
+    assert!(svg.contains("conv2d_1_1") && svg.contains("@features.0"));
+    let output = tl_draw(
+        &[
+            "draw",
+            trace.to_str().unwrap(),
+            "--layout-engine",
+            "fast",
+            "-o",
+            "x.svg",
+        ],
+        dir.path(),
+    );
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("'auto', 'embedded', 'layered' or 'dot'"),
+        "{}",
+        stderr(&output)
+    );
+}
+
 #[test]
 fn file_format_overrides_the_extension() {
     let dir = tempfile::tempdir().unwrap();

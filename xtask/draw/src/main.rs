@@ -3,7 +3,8 @@
 //! * `figures`: redraw every figure of `docs/guides/drawing.md` (`cargo xtask figures`).
 //! * `time-draws MODES TRACE ...`: for each trace file and collapse mode (comma separated:
 //!   `none,auto,max`), the median seconds of `draw` + SVG render + file write from the loaded
-//!   trace and of the layout engine alone on the same DOT, and the layout guard's estimate
+//!   trace and of the drawing's layout engine (`auto` resolved) alone on the same DOT, and
+//!   the layout guard's estimate
 //!   (drawn and virtual nodes), as `path<TAB>mode<TAB>seconds<TAB>layout seconds<TAB>nodes
 //!   <TAB>virtual nodes` lines (`cargo xtask bench-compare`).
 //! * `layout DOT ...`: the seconds graphviz-pure takes on each DOT file (median of three), as
@@ -11,7 +12,8 @@
 //!   construct (`docs/performance.md`, "What each DOT construct costs").
 //! * `quality TRACE ...`: the layout's quality at full detail (`tl_layout::quality`: arrow
 //!   crossings, arrow length, size, arrows through nodes, overlapping frames) and the
-//!   layout's seconds, as the Markdown rows of `docs/performance.md`, "Layout quality".
+//!   layout's seconds, by graphviz-pure and by the layered engine, as the Markdown rows of
+//!   `docs/performance.md`, "Layout quality".
 //!
 //! They live apart from `xtask` because they link the drawing facade, and so cairo: the
 //! program that installs cairo must build on a machine that has none.
@@ -60,8 +62,7 @@ fn median(mut values: Vec<f64>) -> f64 {
     values[values.len() / 2]
 }
 
-/// Seconds the embedded layout engine takes on `dot` alone: parse, lay out, write SVG (the
-/// layout share of a drawing).
+/// Seconds graphviz-pure's `dot` takes on `dot` alone: parse, lay out, write SVG.
 fn layout_seconds(dot: &str) -> Result<f64> {
     let start = Instant::now();
     let failed = |e: graphviz_pure::GraphvizError| format!("layout: {e}");
@@ -70,6 +71,14 @@ fn layout_seconds(dot: &str) -> Result<f64> {
         .map_err(failed)?;
     let _svg =
         graphviz_pure::render_graph(&graph, graphviz_pure::OutputFormat::Svg).map_err(failed)?;
+    Ok(start.elapsed().as_secs_f64())
+}
+
+/// Seconds `engine` takes from DOT to SVG (nothing remembered).
+fn engine_seconds(dot: &str, engine: tl_layout::LayoutEngine) -> Result<f64> {
+    tl_draw::forget_recent_layouts();
+    let start = Instant::now();
+    tl_layout::lay_out(dot, &[tl_layout::TextFormat::Svg], engine).map_err(|e| e.to_string())?;
     Ok(start.elapsed().as_secs_f64())
 }
 
@@ -175,7 +184,7 @@ fn time_draws(modes: &str, traces: &[String]) -> Result<()> {
                 drawing.write(&svg).map_err(|e| format!("{path}: {e}"))?;
                 totals.push(start.elapsed().as_secs_f64());
                 cost = Some(tl_draw::guard::layout_cost(&drawing.styled));
-                layouts.push(layout_seconds(&drawing.dot)?);
+                layouts.push(engine_seconds(&drawing.dot, drawing.layout_engine())?);
             }
             let cost = cost.expect("RUNS > 0");
             println!(
