@@ -161,19 +161,48 @@ pub fn bench() -> Result<()> {
             .to_string_lossy()
             .into_owned()
     };
+    // Past graphviz-pure's switch point (DenseNet-121 and below, the layered engine, issue
+    // 33): the real models it takes, then the synthetic transformers at full detail (no
+    // refusal below 100,000 nodes).
     for (name, format, budget) in [
-        ("gpt2_small", "svg", 500),
-        ("gpt2_small", "pdf", 1000),
-        ("gpt2_48", "svg", 2000),
+        ("gpt2_small", "svg", Some(500)),
+        ("gpt2_small", "pdf", Some(1000)),
+        ("gpt2_48", "svg", Some(2000)),
+        ("densenet121", "svg", None),
+        ("densenet121", "png", None),
+        ("llama_32", "svg", None),
+        ("llama_32", "pdf", None),
+        ("mamba", "svg", None),
     ] {
         time(
             format!("{name}, full detail, to {}", format.to_uppercase()),
-            Some(budget),
+            budget,
             vec![
                 "draw".into(),
                 real(name),
                 "-o".into(),
                 out(&format!("{name}.{format}")),
+            ],
+        )?;
+    }
+    for path in synthetic_traces()? {
+        let name = path
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let ops: usize = name.trim_start_matches("transformer_").parse().unwrap_or(0);
+        if ops < 10_000 {
+            continue;
+        }
+        time(
+            format!("{ops} ops, full detail, to SVG"),
+            (ops == 100_000).then_some(10_000),
+            vec![
+                "draw".into(),
+                path.to_string_lossy().into_owned(),
+                "-o".into(),
+                out(&format!("{name}_full.svg")),
             ],
         )?;
     }
@@ -232,16 +261,14 @@ pub fn bench() -> Result<()> {
             ),
         }
     }
-    // Layout quality on the real set at full detail (`docs/performance.md`, "Layout
-    // quality"): what a faster engine must keep (0 arrows through nodes, 0 overlapping frames).
+    // Layout quality on the real set at full detail, by both engines (`docs/performance.md`,
+    // "Layout quality"): 0 arrows through nodes, 0 overlapping frames.
     println!();
     let mut quality_args = vec!["quality".to_owned()];
     let mut reals: Vec<String> = std::fs::read_dir(root.join("fixtures").join("real"))
         .map_err(|e| e.to_string())?
         .filter_map(|entry| entry.ok().map(|e| e.path()))
         .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
-        // Over the node limit at full detail.
-        .filter(|path| !path.ends_with("mamba.json"))
         .map(|path| path.to_string_lossy().into_owned())
         .collect();
     reals.sort();

@@ -71,8 +71,17 @@ pub(crate) fn assign(graph: &Graph) -> Layering {
     // reader (readers before readers of readers): inputs and constants sit where they are
     // used, and a hub's readers' own inputs join them, so the long arrow that remains comes
     // from the hub and runs in its trunk. Its arrows' total length does not grow.
+    // So does a node whose whole input cone reads nothing else and feeds only it (position
+    // buckets built from `arange`s in each block): the cone follows it up, rigidly.
+    let mut detached = vec![false; n];
+    for &node in &order {
+        detached[node] = incoming[node].iter().all(|&edge| {
+            let (from, _) = ends(edge);
+            detached[from] && outgoing[from].len() == 1
+        });
+    }
     for &node in order.iter().rev() {
-        if outgoing[node].len() >= incoming[node].len()
+        if (outgoing[node].len() >= incoming[node].len() || detached[node])
             && !outgoing[node].is_empty()
             && !is_sink[node]
         {

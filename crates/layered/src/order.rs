@@ -38,10 +38,12 @@ pub(crate) fn reduce_crossings(proper: &mut Proper, frames: &FrameTree) {
         for downward in [true, false] {
             let bary = barycentres(proper, &pos);
             let keys = frame_keys(proper, frames, &bary);
+            // Every layer, the first of the sweep too (by its own order): all of them are
+            // then sorted with the same frame keys, so the frames keep one order.
             let layers: Vec<usize> = if downward {
-                (1..proper.layers.len()).collect()
+                (0..proper.layers.len()).collect()
             } else {
-                (0..proper.layers.len().saturating_sub(1)).rev().collect()
+                (0..proper.layers.len()).rev().collect()
             };
             let mut value = pos.clone();
             for layer in layers {

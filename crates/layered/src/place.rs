@@ -15,7 +15,7 @@ use crate::proper::{Kind, Proper};
 use crate::{CaptionSide, FrameTree, Graph, Rect};
 
 /// Rounds of pulling points to their neighbours.
-const ROUNDS: usize = 16;
+const ROUNDS: usize = 40;
 
 pub(crate) struct Placed {
     /// Per point: its centre's x.
@@ -59,7 +59,18 @@ pub(crate) fn place(graph: &Graph, proper: &Proper, frames: &FrameTree) -> Place
         }
         x = solver.solve(&desired, points);
     }
+    let loose = loose_ends(proper);
+    for &v in &loose {
+        x[v] = f64::INFINITY;
+    }
     straighten(proper, &solver, &mut x);
+    // Back beside what precedes them on their layer.
+    for &v in &loose {
+        x[v] = solver.room(v, &x).0;
+        if !x[v].is_finite() {
+            x[v] = 0.0;
+        }
+    }
     let rows = layers_y(graph, proper, frames);
     let rects = frame_rects(graph, proper, frames, &x, &rows);
     x.truncate(points);
@@ -84,6 +95,21 @@ fn constraints(graph: &Graph, proper: &Proper, frames: &FrameTree) -> Vec<Constr
     let points = proper.vertices.len();
     let mut out = Vec::with_capacity(points * 2);
     let margin = |f: usize| graph.frames[f].margin;
+    // The right sides of `closing` (outermost first), innermost first after `last`.
+    let close =
+        |closing: &[usize], last: &mut Option<(usize, f64, bool)>, out: &mut Vec<Constraint>| {
+            for &f in closing.iter().rev() {
+                if let Some((from, extent, _)) = *last {
+                    let side = right_side(points, f);
+                    out.push(Constraint {
+                        from,
+                        to: side,
+                        gap: extent + margin(f),
+                    });
+                    *last = Some((side, 0.0, true));
+                }
+            }
+        };
     for layer in &proper.layers {
         // The last thing placed: its variable, how far right of it the next must start, and
         // whether a gap is owed before the next thing.
@@ -102,16 +128,7 @@ fn constraints(graph: &Graph, proper: &Proper, frames: &FrameTree) -> Vec<Constr
             });
             if let Some(a) = previous {
                 let closing = &frames.chain(proper.vertices[a].frame)[shared..];
-                for &f in closing.iter().rev() {
-                    let (from, extent, _) = last.unwrap_or((a, 0.0, false));
-                    let side = right_side(points, f);
-                    out.push(Constraint {
-                        from,
-                        to: side,
-                        gap: extent + margin(f),
-                    });
-                    last = Some((side, 0.0, true));
-                }
+                close(closing, &mut last, &mut out);
             }
             let gap = match previous {
                 Some(a) if is_thin(proper, a) && is_thin(proper, b) => graph.node_gap / 2.0,
@@ -141,16 +158,7 @@ fn constraints(graph: &Graph, proper: &Proper, frames: &FrameTree) -> Vec<Constr
             previous = Some(b);
         }
         if let Some(a) = previous {
-            for &f in frames.chain(proper.vertices[a].frame).iter().rev() {
-                let (from, extent, _) = last.unwrap_or((a, 0.0, false));
-                let side = right_side(points, f);
-                out.push(Constraint {
-                    from,
-                    to: side,
-                    gap: extent + margin(f),
-                });
-                last = Some((side, 0.0, true));
-            }
+            close(frames.chain(proper.vertices[a].frame), &mut last, &mut out);
         }
     }
     for (f, frame) in graph.frames.iter().enumerate() {
@@ -169,16 +177,52 @@ fn constraints(graph: &Graph, proper: &Proper, frames: &FrameTree) -> Vec<Constr
     out
 }
 
-/// Sets each chain of dummies (a long arrow, a trunk) in as few straight runs as the
-/// constraints allow: walking down the chain, a run goes on while some x fits every dummy
+/// The nodes with no link at all that end their layer (the key beside the outputs): set
+/// aside while the chains are straightened, so they hold no chain back, then put beside
+/// what precedes them.
+fn loose_ends(proper: &Proper) -> Vec<usize> {
+    proper
+        .layers
+        .iter()
+        .filter_map(|layer| layer.last().copied())
+        .filter(|&v| {
+            matches!(proper.vertices[v].kind, Kind::Node(_))
+                && proper.up[v].is_empty()
+                && proper.down[v].is_empty()
+        })
+        .collect()
+}
+
+/// Sets each chain (a long arrow, a trunk, a run of operations) in as few straight runs as
+/// the constraints allow: walking down the chain, a run goes on while some x fits every dummy
 /// in it, and takes the median of their places clamped into that room. Each move stays
 /// within what the dummy's neighbours on its layer (and the frames' sides) leave, so the
 /// placement stays feasible.
 fn straighten(proper: &Proper, solver: &Solver, x: &mut [f64]) {
-    let is_dummy = |v: usize| proper.vertices[v].kind == Kind::Dummy;
-    let next = |v: usize| proper.down[v].iter().map(|l| l.to).find(|&to| is_dummy(to));
-    for start in 0..proper.vertices.len() {
-        if !is_dummy(start) || proper.up[start].iter().any(|l| is_dummy(l.to)) {
+    // A chain goes on from a point to the next layer's point through a dummy-to-dummy link
+    // (a long arrow, a trunk), or through the only link out of one and into the other (a
+    // run of operations one after another).
+    let next = |v: usize| {
+        let down = &proper.down[v];
+        let dummy = |w: usize| proper.vertices[w].kind == Kind::Dummy;
+        if dummy(v) {
+            if let Some(link) = down.iter().find(|l| dummy(l.to)) {
+                return Some(link.to);
+            }
+        }
+        match down.as_slice() {
+            [only] if proper.up[only.to].len() == 1 => Some(only.to),
+            _ => None,
+        }
+    };
+    let mut continues = vec![false; proper.vertices.len()];
+    for v in 0..proper.vertices.len() {
+        if let Some(w) = next(v) {
+            continues[w] = true;
+        }
+    }
+    for (start, &continued) in continues.iter().enumerate() {
+        if continued || next(start).is_none() {
             continue;
         }
         let mut chain = vec![start];

@@ -3,7 +3,9 @@
 //! An arrow spanning several layers becomes a chain of dummy points, one a layer. The
 //! unlabelled arrows leaving one node share one chain, its trunk, running to the furthest
 //! reader, each arrow branching off one layer before its head: a hub read by every block of
-//! a model costs one point a layer instead of one per reader and layer. A dummy sits in the
+//! a model costs one point a layer instead of one per reader and layer. Long arrows that
+//! converge on one node, each the only long arrow of its tail, share a converging trunk the
+//! same way (every step of a scan collected by one `stack`). A dummy sits in the
 //! innermost frame holding both ends of what it still carries, so arrows leave frames
 //! rather than cut through them. A frame with no point on a layer it spans gets an empty
 //! filler there, so that layer's ordering keeps room for the frame.
@@ -44,12 +46,12 @@ pub(crate) enum Path {
     Unranked,
     /// Its own points, tail and head included.
     Points(Vec<usize>),
-    /// Its tail, the first `reach` dummies of a shared trunk, then its head: kept as such,
-    /// so a hub's many arrows cost memory for their ends, not for every layer they cross.
+    /// Its tail, the dummies `along` a shared trunk, then its head: kept as such, so a
+    /// hub's many arrows cost memory for their ends, not for every layer they cross.
     Trunk {
         tail: usize,
         trunk: usize,
-        reach: usize,
+        along: std::ops::Range<usize>,
         head: usize,
     },
 }
@@ -152,6 +154,20 @@ pub(crate) fn build(graph: &Graph, layering: &Layering, frames: &FrameTree) -> P
             by_tail[from].push(edge);
         }
     }
+    // A lone long arrow into a head that several long arrows reach joins their converging
+    // trunk instead (every step of a scan collected by one `stack`).
+    let mut by_head: Vec<Vec<usize>> = vec![Vec::new(); graph.nodes.len()];
+    for edges in by_tail.iter_mut().filter(|edges| edges.len() == 1) {
+        by_head[ends(edges[0]).1].push(edges[0]);
+    }
+    for (head, edges) in by_head.iter_mut().enumerate() {
+        if edges.len() >= 2 {
+            for &edge in edges.iter() {
+                by_tail[ends(edge).0].clear();
+            }
+            converging_trunk(graph, layering, frames, &mut proper, head, edges, &ends);
+        }
+    }
     for (tail, edges) in by_tail.iter_mut().enumerate() {
         if !edges.is_empty() {
             trunk(graph, layering, frames, &mut proper, tail, edges, &ends);
@@ -233,7 +249,59 @@ fn trunk(
         proper.paths[edge] = Path::Trunk {
             tail,
             trunk,
-            reach,
+            along: 0..reach,
+            head,
+        };
+    }
+    proper.trunks.push(chain);
+}
+
+/// One chain shared by the long unlabelled arrows into `head`, from just past the earliest
+/// tail; each arrow joins it one layer past its tail.
+fn converging_trunk(
+    graph: &Graph,
+    layering: &Layering,
+    frames: &FrameTree,
+    proper: &mut Proper,
+    head: usize,
+    edges: &mut [usize],
+    ends: &dyn Fn(usize) -> (usize, usize),
+) {
+    let layer_of = |edge: usize| layering.layer[ends(edge).0];
+    edges.sort_by_key(|&edge| layer_of(edge));
+    let first = layer_of(edges[0]) + 1;
+    let top = layering.layer[head] - 1;
+    // Each trunk layer's frame: what holds the head and every tail already joined.
+    let mut chain = Vec::with_capacity(top + 1 - first);
+    let mut held: Option<Option<usize>> = None;
+    let mut next = 0;
+    for layer in first..=top {
+        while next < edges.len() && layer_of(edges[next]) < layer {
+            let tail_frame = graph.nodes[ends(edges[next]).0].frame;
+            held = Some(match held {
+                None => tail_frame,
+                Some(frame) => frames.common(frame, tail_frame),
+            });
+            next += 1;
+        }
+        let frame = frames.common(held.flatten(), graph.nodes[head].frame);
+        chain.push(proper.dummy(layer, frame));
+    }
+    for pair in chain.windows(2) {
+        proper.link(pair[0], pair[1]);
+    }
+    if let Some(&last) = chain.last() {
+        proper.link(last, head);
+    }
+    let trunk = proper.trunks.len();
+    for &edge in edges.iter() {
+        let tail = ends(edge).0;
+        let join = layer_of(edge) + 1 - first;
+        proper.link(tail, chain[join]);
+        proper.paths[edge] = Path::Trunk {
+            tail,
+            trunk,
+            along: join..chain.len(),
             head,
         };
     }

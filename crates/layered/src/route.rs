@@ -63,10 +63,10 @@ fn route(
         Path::Trunk {
             tail,
             trunk,
-            reach,
+            along,
             head,
         } => {
-            let chain = &proper.trunks[*trunk][..*reach];
+            let chain = &proper.trunks[*trunk][along.clone()];
             let mut line = Line::start(graph, proper, placed, nodes, *tail);
             // Only where the trunk bends: its straight runs are one piece each.
             for (at, &d) in chain.iter().enumerate() {

@@ -90,7 +90,11 @@ fn check(graph: &Graph, layout: &Layout) {
         for b in a + 1..graph.nodes.len() {
             assert!(
                 !overlap(&ra, &node_rect(graph, layout, b)),
-                "nodes {a} and {b} overlap"
+                "nodes {a} and {b} overlap: layers {} {}, at {:?} {:?}",
+                layout.layers[a],
+                layout.layers[b],
+                layout.nodes[a],
+                layout.nodes[b]
             );
         }
         for f in (0..graph.frames.len()).filter(|&f| used[f]) {
@@ -125,6 +129,13 @@ fn check(graph: &Graph, layout: &Layout) {
             .iter()
             .all(|p| p.x.is_finite() && p.y.is_finite()));
     }
+}
+
+/// The dummy points the proper graph of `g` adds to its nodes.
+fn dummies(g: &Graph) -> usize {
+    let layering = layers::assign(g);
+    let proper = proper::build(g, &layering, &FrameTree::new(&g.frames));
+    proper.vertices.len() - g.nodes.len()
 }
 
 #[test]
@@ -165,11 +176,20 @@ fn a_hub_read_by_every_block_costs_one_trunk() {
     let mut edges: Vec<Edge> = (0..39).map(|i| edge(i, i + 1)).collect();
     edges.extend((2..40).step_by(4).map(|i| edge(40, i)));
     let g = graph(nodes, edges, Vec::new());
-    let layering = layers::assign(&g);
-    let proper = proper::build(&g, &layering, &FrameTree::new(&g.frames));
-    let dummies = proper.vertices.len() - g.nodes.len();
     // One point a layer between the hub and its last reader, however many readers.
-    assert!(dummies <= 40, "{dummies} dummies");
+    assert!(dummies(&g) <= 40, "{} dummies", dummies(&g));
+    check(&g, &lay_out(&g).unwrap());
+}
+
+#[test]
+fn arrows_collected_by_one_node_share_one_converging_trunk() {
+    // A chain of 40 nodes; node 40, after the chain, collects every fourth of them.
+    let nodes: Vec<Node> = (0..41).map(|_| node(None)).collect();
+    let mut edges: Vec<Edge> = (0..39).map(|i| edge(i, i + 1)).collect();
+    edges.push(edge(39, 40));
+    edges.extend((2..38).step_by(4).map(|i| edge(i, 40)));
+    let g = graph(nodes, edges, Vec::new());
+    assert!(dummies(&g) <= 40, "{} dummies", dummies(&g));
     check(&g, &lay_out(&g).unwrap());
 }
 
