@@ -30,11 +30,16 @@ def fresh_convnet() -> object:
 
 def test_remedies_name_keywords_not_flags(convnet: object) -> None:
     with pytest.raises(tl_draw.DrawError) as raised:
-        tl_draw.draw(FIXTURES / "real" / "densenet121.json", max_layout_cost=10_000)
+        tl_draw.draw(
+            FIXTURES / "real" / "densenet121.json",
+            max_layout_cost=10_000,
+            layout_engine="embedded",
+        )
     message = str(raised.value)
     assert raised.value.code == "layout_too_large"
     assert "--" not in message, message
-    for remedy in ('collapse="auto"', "depth=2", 'module="<address>"', "force=True"):
+    remedies = ('layout_engine="layered"', 'collapse="auto"', "depth=2", 'module="<address>"', "force=True")
+    for remedy in remedies:
         assert remedy in message, message
     with pytest.raises(tl_draw.DrawError) as raised:
         tl_draw.draw(convnet, module="no.such.module")
@@ -133,3 +138,13 @@ def test_a_saved_onnx_model_draws_and_a_damaged_one_is_a_coded_error(tmp_path: P
     assert raised.value.code == "onnx_truncated"
     assert isinstance(raised.value, ValueError)
     assert not (tmp_path / "never.svg").exists()
+
+
+def test_the_layered_engine_draws_and_an_unknown_engine_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "convnet.svg"
+    tl_draw.draw(FIXTURES / "convnet.json", out, layout_engine="layered")
+    assert "conv2d_1_1" in out.read_text()
+    with pytest.raises(tl_draw.DrawError) as raised:
+        tl_draw.draw(FIXTURES / "convnet.json", tmp_path / "x.svg", layout_engine="fast")  # type: ignore[arg-type]
+    assert raised.value.code == "layout_engine_invalid"
+    assert "'layered'" in str(raised.value)
