@@ -106,6 +106,17 @@ struct Row {
 }
 
 /// `cargo xtask bench`: prints the budget table (Markdown) and fails when a budget is missed.
+/// A synthetic trace's file stem and its operations (`transformer_<ops>.json`).
+fn synthetic_name_and_ops(path: &Path) -> (String, usize) {
+    let name = path
+        .file_stem()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned();
+    let ops = name.trim_start_matches("transformer_").parse().unwrap_or(0);
+    (name, ops)
+}
+
 pub fn bench() -> Result<()> {
     let program = release_binary()?;
     let root = repo_root();
@@ -126,13 +137,9 @@ pub fn bench() -> Result<()> {
             Ok(peak)
         };
     let mut memory = Vec::new();
-    for path in synthetic_traces()? {
-        let name = path
-            .file_stem()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
-        let ops: usize = name.trim_start_matches("transformer_").parse().unwrap_or(0);
+    let synthetic = synthetic_traces()?;
+    for path in &synthetic {
+        let (name, ops) = synthetic_name_and_ops(path);
         let trace = path.to_string_lossy().into_owned();
         let budget = (ops == 100_000).then_some(300);
         let peak = time(
@@ -147,7 +154,7 @@ pub fn bench() -> Result<()> {
                 out(&format!("{name}.dot")),
             ],
         )?;
-        let json_kib = std::fs::metadata(&path)
+        let json_kib = std::fs::metadata(path)
             .map(|m| m.len() / 1024)
             .unwrap_or(0);
         memory.push((ops, peak, json_kib));
@@ -185,13 +192,8 @@ pub fn bench() -> Result<()> {
             ],
         )?;
     }
-    for path in synthetic_traces()? {
-        let name = path
-            .file_stem()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
-        let ops: usize = name.trim_start_matches("transformer_").parse().unwrap_or(0);
+    for path in &synthetic {
+        let (name, ops) = synthetic_name_and_ops(path);
         if ops < 10_000 {
             continue;
         }

@@ -265,11 +265,12 @@ pub(crate) struct FrameTree {
     /// Each frame's ancestors from the outermost down to itself.
     chains: Vec<Vec<usize>>,
     parents: Vec<Option<usize>>,
+    innermost_first: Vec<usize>,
 }
 
 impl FrameTree {
     fn new(frames: &[Frame]) -> FrameTree {
-        let chains = (0..frames.len())
+        let chains: Vec<Vec<usize>> = (0..frames.len())
             .map(|frame| {
                 let mut chain = vec![frame];
                 let mut at = frames[frame].parent;
@@ -281,10 +282,18 @@ impl FrameTree {
                 chain
             })
             .collect();
+        let mut innermost_first: Vec<usize> = (0..frames.len()).collect();
+        innermost_first.sort_by_key(|&f| std::cmp::Reverse(chains[f].len()));
         FrameTree {
             chains,
             parents: frames.iter().map(|f| f.parent).collect(),
+            innermost_first,
         }
+    }
+
+    /// Every frame, each after the frames inside it (deepest first).
+    pub(crate) fn innermost_first(&self) -> &[usize] {
+        &self.innermost_first
     }
 
     /// The frames holding something whose innermost frame is `frame`, outermost first.

@@ -403,10 +403,8 @@ fn layers_y(graph: &Graph, proper: &Proper, frames: &FrameTree) -> Rows {
         }
     }
     // Innermost frames first, so a frame's room counts the frames inside it.
-    let mut by_depth: Vec<usize> = (0..frames.len()).collect();
-    by_depth.sort_by_key(|&f| std::cmp::Reverse(frames.chain(Some(f)).len()));
     let mut extents = vec![(0.0f64, 0.0f64); frames.len()];
-    for &f in &by_depth {
+    for &f in frames.innermost_first() {
         let frame = &graph.frames[f];
         let (caption_start, caption_end) = match graph.caption_side {
             CaptionSide::Start => (frame.caption.depth, 0.0),
@@ -473,10 +471,8 @@ fn frame_rects(
             );
         }
     }
-    let mut by_depth: Vec<usize> = (0..frames.len()).collect();
-    by_depth.sort_by_key(|&f| std::cmp::Reverse(frames.chain(Some(f)).len()));
     let mut rects = vec![None; frames.len()];
-    for f in by_depth {
+    for &f in frames.innermost_first() {
         let (Some((low, high)), Some((tight_low, tight_high))) = (spans[f], tight[f]) else {
             continue;
         };

@@ -332,9 +332,7 @@ fn add_fillers(frames: &FrameTree, proper: &mut Proper) {
         }
     }
     // Innermost frames first, so a filler also holds the frames around it.
-    let mut by_depth: Vec<usize> = (0..count).collect();
-    by_depth.sort_by_key(|&f| std::cmp::Reverse(frames.chain(Some(f)).len()));
-    for f in by_depth {
+    for &f in frames.innermost_first() {
         let Some((low, _)) = spans[f] else { continue };
         for offset in 0..present[f].len() {
             if present[f][offset] {
