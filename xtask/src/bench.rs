@@ -154,9 +154,7 @@ pub fn bench() -> Result<()> {
                 out(&format!("{name}.dot")),
             ],
         )?;
-        let json_kib = std::fs::metadata(path)
-            .map(|m| m.len() / 1024)
-            .unwrap_or(0);
+        let json_kib = std::fs::metadata(path).map(|m| m.len() / 1024).unwrap_or(0);
         memory.push((ops, peak, json_kib));
     }
     // Real GPT-2 at full detail (fixtures/real, `cargo xtask fixtures`): small to SVG and
