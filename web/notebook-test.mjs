@@ -64,6 +64,14 @@ nbformat.write(notebook, sys.argv[2])
 `, JSON.stringify(cells), path.join(work, 'untrusted.ipynb')], { cwd: work, env, stdio: ['ignore', 'ignore', 'inherit'] });
 // Signatures are of the content: the copies differ by a title, so that signing one does
 // not sign the others.
+// A drawing of seconds (DenseNet-121's page), run live: its progress bar shows meanwhile.
+fs.writeFileSync(path.join(work, 'progress.ipynb'), JSON.stringify({
+  nbformat: 4,
+  nbformat_minor: 5,
+  metadata: { kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' } },
+  cells: ['import tl_draw', `tl_draw.draw(${JSON.stringify(path.resolve(fixtures, 'real/densenet121.json'))})`]
+    .map((source, index) => ({ cell_type: 'code', id: `cell${index}`, metadata: {}, source, outputs: [], execution_count: null })),
+}));
 for (const name of ['trusted', 'live']) {
   const notebook = JSON.parse(fs.readFileSync(path.join(work, 'untrusted.ipynb'), 'utf8'));
   notebook.metadata.title = name;
@@ -295,6 +303,20 @@ try {
   const live = await runAll(page, 2);
   check(live === 2, `live: running the notebook shows both viewers (${live}; ${await notebookState(page)}; the page then: ${path.join(out, 'live.failed.png')})`);
   if (live !== 2) await page.screenshot({ path: path.join(out, 'live.failed.png') });
+
+  // A long drawing shows its progress in the cell while it runs, and removes it when done.
+  await openNotebook(page, 'progress.ipynb');
+  check(await ensureKernel(page), 'progress: the notebook has a running Python kernel');
+  await page.click('.lm-MenuBar-itemLabel:text-is("Run")');
+  await page.click('.lm-Menu-itemLabel:text-is("Run All Cells")');
+  const bar = await page.waitForSelector('.jp-NotebookPanel:not(.lm-mod-hidden) .tl-draw-progress progress', { timeout: 120000 }).catch(() => null);
+  const barText = bar ? await page.evaluate(() => document.querySelector('.tl-draw-progress').textContent) : '';
+  check(/% laying out the page's drawings: \d+ of \d+ done/.test(barText), `progress: a bar shows while DenseNet-121's page is laid out (${barText})`);
+  if (bar) await page.screenshot({ path: path.join(out, 'progress.png') });
+  if (figures && bar) await page.screenshot({ path: path.join(figures, 'notebook_progress.png') });
+  await page.waitForFunction(() => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) iframe.tl-draw-viewer').length >= 1, null, { timeout: 300000 }).catch(() => {});
+  const left = await page.$$eval('.jp-NotebookPanel:not(.lm-mod-hidden) .tl-draw-progress', (b) => b.length);
+  check(left === 0, `progress: the bar is gone once the viewer shows (${left} left; ${await notebookState(page)})`);
   check(errors.length === 0, `JupyterLab: no page error (${errors.slice(0, 3).join(' | ')})`);
   await page.close();
 

@@ -377,3 +377,38 @@ def test_ctrl_c_stops_a_drawing_at_once_and_writes_nothing(tmp_path: Path) -> No
     time.sleep(whole + 1.0)
     assert not interrupted.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["whole.png"]
+
+
+def test_a_long_drawing_shows_its_progress_in_a_notebook_then_removes_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """In a notebook, a drawing that takes over a second shows a bar in the cell's output,
+    updated in place while the Rust core works, and emptied when it is done (the steps of
+    one layout are the command line's test's)."""
+    ipython = pytest.importorskip("IPython")
+    import IPython.display
+
+    class Kernel:
+        kernel = object()
+
+    updates: list[str] = []
+
+    class Handle:
+        def update(self, shown: dict[str, str], raw: bool) -> None:
+            assert raw and (shown["text/plain"].startswith("laying out") or shown["text/plain"] == "")
+            updates.append(shown["text/html"])
+
+    monkeypatch.setattr(ipython, "get_ipython", lambda: Kernel())
+    monkeypatch.setattr(IPython.display, "display", lambda *args, **kwargs: Handle())
+    # DenseNet-121's page: 19 drawings, seconds to lay out.
+    tl_draw._native.forget_recent_layouts()
+    tl_draw.draw(FIXTURES / "real" / "densenet121.json").save(tmp_path / "densenet.html")
+    bars = updates[:-1]
+    assert bars and all("<progress" in bar and "the page&#x27;s drawings" in bar for bar in bars), updates[:3]
+    done = [int(bar.split(" of 19 done")[0].rsplit(" ", 1)[1]) for bar in bars]
+    assert done == sorted(done), "the bar never goes back"
+    assert updates[-1] == "", "the bar is removed when the drawing is done"
+    # A quick drawing shows nothing.
+    updates.clear()
+    tl_draw.draw(FIXTURES / "convnet.json").render("svg")
+    assert updates == []

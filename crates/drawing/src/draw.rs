@@ -10,7 +10,7 @@ use tl_collapse::schedule::{readable_band, Schedule};
 use tl_collapse::{
     hidden_ops, visible_graph_with, NodeKind, Plan, TraceIndex, VisibilityOptions, VisibleGraph,
 };
-use tl_layout::{guard, lay_out, LayoutEngine, TextFormat};
+use tl_layout::{guard, progress, LaidOut, LayoutEngine, TextFormat};
 use tl_render_cairo::xdot::image_placements;
 use tl_render_cairo::{RenderOptions, Rendered, Shading};
 use tl_style::{
@@ -68,10 +68,21 @@ impl Drawing {
         self.layout_engine
     }
 
+    /// `dot` (this drawing's DOT, its pictures named as the layout finds them) laid out by
+    /// this drawing's engine in `formats`, announced to a progress bar watching.
+    fn lay_out(&self, dot: &str, formats: &[TextFormat]) -> Result<LaidOut, DrawError> {
+        progress::begin(self.styled.nodes.len(), self.layout_engine, || {
+            guard::layout_seconds(&self.styled, self.layout_engine)
+        });
+        Ok(tl_layout::lay_out(dot, formats, self.layout_engine)?)
+    }
+
     /// The laid-out geometry: the layout engine's `json` output (xdot operations).
     pub fn layout_json(&self) -> Result<String, DrawError> {
         let (_pictures, dot) = self.with_picture_files()?;
-        Ok(lay_out(&dot, &[TextFormat::Json], self.layout_engine)?.take(TextFormat::Json))
+        Ok(self
+            .lay_out(&dot, &[TextFormat::Json])?
+            .take(TextFormat::Json))
     }
 
     /// The DOT as the layout engine reads it: its pictures written to a private temporary
@@ -150,7 +161,7 @@ impl Drawing {
         // folder for this render, removed when it is done.
         let (folder, dot) = self.with_picture_files()?;
         if let Some(text_format) = format.layout_text() {
-            let mut text = lay_out(&dot, &[text_format], self.layout_engine)?.take(text_format);
+            let mut text = self.lay_out(&dot, &[text_format])?.take(text_format);
             if let Some(folder) = &folder {
                 // Name the pictures as the DOT does, not by the private folder (JSON writes
                 // `/` as `\/`).
@@ -191,8 +202,7 @@ impl Drawing {
     ) -> Result<Rendered, DrawError> {
         let cairo_format = match format {
             OutputFormat::Svg => {
-                let mut svg =
-                    lay_out(dot, &[TextFormat::Svg], self.layout_engine)?.take(TextFormat::Svg);
+                let mut svg = self.lay_out(dot, &[TextFormat::Svg])?.take(TextFormat::Svg);
                 for picture in self.pictures() {
                     use base64::Engine;
                     let data = base64::engine::general_purpose::STANDARD.encode(&picture.png);
@@ -230,7 +240,7 @@ impl Drawing {
         } else {
             &[TextFormat::Json]
         };
-        let laid_out = lay_out(dot, formats, self.layout_engine)?;
+        let laid_out = self.lay_out(dot, formats)?;
         let options = RenderOptions {
             dpi,
             shading: self.cone.clone(),
@@ -240,6 +250,7 @@ impl Drawing {
                 .unwrap_or_default(),
             xdot_escaped_text: self.layout_engine.is_built_in(),
         };
+        progress::mark(progress::Step::Painting);
         Ok(tl_render_cairo::render(
             laid_out.get(TextFormat::Json).unwrap_or_default(),
             cairo_format,

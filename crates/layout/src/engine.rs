@@ -132,6 +132,9 @@ pub fn lay_out(
             return Ok(laid_out);
         }
     }
+    if engine != LayoutEngine::Layered {
+        crate::progress::mark(crate::progress::Step::Placing);
+    }
     let texts = match engine {
         LayoutEngine::Embedded => embedded(dot, formats).map_err(|error| LayoutError::Failed {
             engine: "embedded (graphviz-pure)",
@@ -157,6 +160,7 @@ fn embedded(dot: &str, formats: &[TextFormat]) -> graphviz_pure::Result<Vec<Stri
     let mut graph = graphviz_pure::parse_dot(dot)?.into_output();
     // Layout diagnostics are warnings about the drawing, not failures; they are dropped.
     let _diagnostics = graphviz_pure::layout_graph(&mut graph, graphviz_pure::LayoutEngine::Dot)?;
+    crate::progress::mark(crate::progress::Step::Writing);
     formats
         .iter()
         .map(|format| {

@@ -31,6 +31,7 @@ pub(crate) fn lay_out(dot: &str, formats: &[TextFormat]) -> Result<Vec<String>, 
         place(&mut graph)?;
         graphviz_pure_layout::layout_graph(&mut graph, graphviz_pure_layout::LayoutEngine::Nop2)
             .map_err(|e| e.to_string())?;
+        crate::progress::mark(crate::progress::Step::Writing);
         formats
             .iter()
             .map(|format| {
@@ -91,6 +92,7 @@ impl Direction {
 fn place(graph: &mut Graph) -> Result<(), String> {
     let direction = Direction::of(graph);
     graphviz_pure_geom::size_graph_nodes(graph).map_err(|e| e.to_string())?;
+    crate::progress::mark(crate::progress::Step::Placing);
     let frames = Frames::of(graph);
     let input = engine_input(graph, direction, &frames)?;
     let layout = tl_layered::lay_out(&input).map_err(|e| e.to_string())?;

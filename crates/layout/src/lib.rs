@@ -9,6 +9,7 @@
 //! - [`guard`] estimates, before layout, what a layered layout of a styled graph will cost,
 //!   so that a drawing that would take minutes is refused with a remedy.
 //! - [`frames`] gives module frames that long arrows cross a wider margin.
+//! - [`progress`] tells how far the layouts under way have gone, for a progress bar.
 //!
 //! Depends on `tl-style` (the guard and the frames read the styled graph), graphviz-pure
 //! and `tl-layered`; never on cairo.
@@ -18,6 +19,7 @@ mod error;
 pub mod frames;
 pub mod guard;
 mod layered;
+pub mod progress;
 pub mod quality;
 mod recent;
 

@@ -164,7 +164,7 @@ fn explore(
             },
         };
         if at >= roots {
-            let cost = search::layout_seconds(&drawing.styled, drawing.layout_engine());
+            let cost = tl_layout::guard::layout_seconds(&drawing.styled, drawing.layout_engine());
             if spent + cost > search::LAYOUT_BUDGET {
                 // The plans still queued are reached from drawings as large or larger:
                 // drawing each only to drop it cost GPT-2-48 ten seconds.
@@ -285,13 +285,20 @@ fn lay_out(drawn: &[(Drawing, Option<VisibleGraph>)]) -> Result<Vec<String>, Dra
             break;
         };
         let svg = svg_of(drawing);
+        tl_layout::progress::layout_done();
         if let Ok(mut svgs) = svgs.lock() {
             svgs[at] = Some(svg);
         }
     };
+    // The helper thread's layouts show on the caller's progress bar too.
+    tl_layout::progress::expect_layouts(drawn.len());
+    let progress = tl_layout::progress::current();
     std::thread::scope(|scope| {
         if drawn.len() > 1 {
-            scope.spawn(work);
+            scope.spawn(|| match &progress {
+                Some(progress) => progress.watch(work),
+                None => work(),
+            });
         }
         work();
     });

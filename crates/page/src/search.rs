@@ -9,7 +9,8 @@ use std::collections::{BTreeMap, BinaryHeap};
 use tl_collapse::transitions::{canonical, key};
 use tl_collapse::Plan;
 
-/// Seconds of layout (on one core of this machine, as [`layout_seconds`] estimates them)
+/// Seconds of layout (on one core of this machine, as [`tl_layout::guard::layout_seconds`]
+/// estimates them)
 /// the drawings reached by clicks may add to the stops. GPT-2 small's page (1.5 s to
 /// write) reaches the state limit first: every box of its `auto` drawing opens, down to
 /// the blocks' attention and MLP; DenseNet-121's (12 s, most of it its nine stops), whose
@@ -18,41 +19,6 @@ pub(crate) const LAYOUT_BUDGET: f64 = 3.0;
 
 /// Reachable drawings at most, whatever their cost.
 pub(crate) const STATE_LIMIT: usize = 120;
-
-/// The layout time of `graph` as estimated before layout, in seconds: fitted (least
-/// squares on logarithms) to 660 layouts of the real architectures' pages (ResNet-50,
-/// BERT, ViT, MobileNetV3, UNet, DenseNet-121, GPT-2 small and 48 layers), within 1.25x
-/// for half of them and 6x for all. Arrows dominate: a DenseNet block opened into its
-/// 24 layers has 350 arrows among 50 nodes and takes 3 s, where a 160-node GPT-2
-/// drawing takes 0.03 s. It is never less than the layout guard's points at 16,000 a
-/// second (DenseNet-121's 400-node stop: 54,000 points, 3.3 s): the fit alone put a
-/// synthetic transformer's 383 blocks with 140,000 points at 1.5 s, and their layout took
-/// minutes. A pure function of the drawing, so the page stays deterministic.
-///
-/// A drawing the layered engine lays out (past the switch point) is estimated by its size
-/// alone, the engine being linear: [`LAYERED_SECONDS_PER_ITEM`] a node or arrow.
-pub(crate) fn layout_seconds(
-    graph: &tl_style::StyledGraph,
-    engine: tl_layout::LayoutEngine,
-) -> f64 {
-    if engine == tl_layout::LayoutEngine::Layered {
-        return (graph.nodes.len() + graph.edges.len()) as f64 * LAYERED_SECONDS_PER_ITEM;
-    }
-    let nodes = graph.nodes.len().max(1) as f64;
-    let edges = graph.edges.len().max(1) as f64;
-    let cost = tl_layout::guard::layout_cost(graph).total().max(1) as f64;
-    let fitted = (-9.48 - 1.33 * nodes.ln() + 2.2 * edges.ln() + 0.27 * cost.ln()).exp();
-    fitted.max(cost / POINTS_PER_SECOND)
-}
-
-/// The layered engine's seconds a node or arrow, parsing and writing included, at the slow
-/// end of what was measured here (the 32-layer Llama's 4,400 nodes and arrows: 0.35 s; a
-/// 10,000-operation synthetic transformer: about 1 s).
-pub(crate) const LAYERED_SECONDS_PER_ITEM: f64 = 1.0e-4;
-
-/// Layout points (drawn and virtual nodes, as the guard counts them) laid out per second,
-/// at the slow end of what the real architectures' drawings show.
-const POINTS_PER_SECOND: f64 = 16_000.0;
 
 /// A search over plans: `roots` first, then what a click leads to, each plan once, those
 /// reached from smaller drawings first (opening boxes near the `auto` end is what a reader

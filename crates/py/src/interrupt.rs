@@ -2,11 +2,14 @@
 //! the interpreter, between bytecodes, so a layout of half a minute on that thread would
 //! hold a `KeyboardInterrupt` back until it ends. The work runs on a worker thread instead,
 //! while the calling thread waits without the GIL and checks for signals every 50 ms.
+//! Waiting there, it also shows the drawing's progress once it has taken a second
+//! (`tl_draw._progress`: a bar in a notebook or on a terminal).
 
 use std::sync::mpsc::{channel, RecvTimeoutError};
 use std::time::Duration;
 
 use pyo3::prelude::*;
+use tl_draw::progress::{Progress, SHOW_AFTER};
 
 /// How often the waiting thread checks for Ctrl-C.
 const CHECK_EVERY: Duration = Duration::from_millis(50);
@@ -21,10 +24,12 @@ pub(crate) fn interruptible<T: Send + 'static>(
     work: impl FnOnce() -> T + Send + 'static,
 ) -> PyResult<T> {
     let (sender, receiver) = channel();
+    let progress = Progress::new();
+    let watched = progress.clone();
     let worker = std::thread::Builder::new()
         .name("tl-draw".to_owned())
         .spawn(move || {
-            let result = work();
+            let result = watched.watch(work);
             tl_trace_model::forget_cancelled(std::thread::current().id());
             // The caller may have stopped waiting (interrupted): nothing to hand over then.
             let _ = sender.send(result);
@@ -36,23 +41,61 @@ pub(crate) fn interruptible<T: Send + 'static>(
         })?;
     let worker = worker.thread().id();
     let mut receiver = receiver;
-    loop {
+    let mut shown = Shown::default();
+    let outcome = loop {
         // The receiver goes into the GIL-free wait and comes back (it is Send, not Sync).
         let (received, back) = py.detach(move || (receiver.recv_timeout(CHECK_EVERY), receiver));
         receiver = back;
         match received {
-            Ok(result) => return Ok(result),
+            Ok(result) => break Ok(result),
             Err(RecvTimeoutError::Timeout) => {
                 if let Err(interrupted) = py.check_signals() {
                     tl_trace_model::cancel_writes_of(worker);
-                    return Err(interrupted);
+                    break Err(interrupted);
                 }
+                shown.report(py, &progress);
             }
             Err(RecvTimeoutError::Disconnected) => {
-                return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                break Err(pyo3::exceptions::PyRuntimeError::new_err(
                     "tl-draw's drawing thread stopped without a result (a bug: please report it with the trace)",
                 ))
             }
+        }
+    };
+    shown.finish(py);
+    outcome
+}
+
+/// What the waiting thread has shown of the progress. A display that raises is dropped
+/// for the rest of the drawing: progress never stops one.
+#[derive(Default)]
+struct Shown {
+    any: bool,
+    broken: bool,
+}
+
+impl Shown {
+    fn report(&mut self, py: Python<'_>, progress: &Progress) {
+        let Some(snapshot) = progress.now() else {
+            return;
+        };
+        if self.broken || snapshot.elapsed < SHOW_AFTER {
+            return;
+        }
+        let text = tl_draw::progress::describe(&snapshot);
+        let line = tl_draw::progress::bar(&snapshot, 100);
+        let called = py
+            .import("tl_draw._progress")
+            .and_then(|module| module.call_method1("report", (snapshot.fraction, text, line)));
+        self.any = true;
+        self.broken = called.is_err();
+    }
+
+    fn finish(self, py: Python<'_>) {
+        if self.any {
+            let _ = py
+                .import("tl_draw._progress")
+                .and_then(|module| module.call_method0("finish"));
         }
     }
 }

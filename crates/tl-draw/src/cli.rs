@@ -27,7 +27,8 @@ fn said(message: &str) -> String {
     .into_owned()
 }
 
-/// From this many nodes on, layout takes about a second: progress goes to stderr.
+/// From this many nodes on, layout takes about a second: a log (stderr not a terminal) is
+/// told it has begun.
 const PROGRESS_NODES: usize = 800;
 
 /// Draw TorchLens traces (exported with the tl_export Python adapter) as PDF, PNG, SVG or DOT.
@@ -224,14 +225,20 @@ impl DrawArgs {
             &bundle_keywords,
             &Caller::command_line(first),
         )?;
-        if format != crate::OutputFormat::Html || drawn.trace().is_none() {
-            // Layouts of this size take a second or more: say what is happening.
+        // A terminal shows a bar once the drawing takes a second; a log is told once that a
+        // layout of a second or more has begun.
+        let progress = crate::progress::Progress::new();
+        let bar = crate::progress::TerminalBar::start(&progress);
+        if bar.is_none() && (format != crate::OutputFormat::Html || drawn.trace().is_none()) {
             let nodes = drawn.drawing()?.styled.nodes.len();
             if nodes > PROGRESS_NODES {
                 eprintln!("tl-draw: laying out {nodes} nodes...");
             }
         }
-        let written = drawn.write(&output, &write);
+        let written = progress.watch(|| drawn.write(&output, &write));
+        if let Some(bar) = bar {
+            bar.finish();
+        }
         // The process ends right after: freeing a large trace record by record would only
         // make the user wait (a tenth of a second per 100,000 operations).
         std::mem::forget(drawn);

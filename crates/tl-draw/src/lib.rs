@@ -20,6 +20,7 @@
 #[cfg(feature = "cli")]
 pub mod cli;
 mod document;
+pub mod progress;
 
 pub use document::{Caller, Drawn, Subject};
 pub use tl_collapse::schedule::{readable_band, Schedule, Stop};

@@ -986,3 +986,61 @@ fn interrupted_runs_leave_no_temporary_files() {
         .collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+/// On a terminal, a drawing that takes more than a second shows a progress bar on stderr,
+/// redrawn in place and erased at the end; into a log it says once that layout began.
+/// `script` (util-linux) gives the program a terminal.
+#[test]
+fn a_long_drawing_shows_a_progress_bar_on_a_terminal_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("large.json");
+    std::fs::write(
+        &trace,
+        serde_json::to_vec(&tl_trace_model::synthetic::transformer_of_size(8000)).unwrap(),
+    )
+    .unwrap();
+    let command = format!(
+        "'{}' draw '{}' --collapse none -o large.svg",
+        env!("CARGO_BIN_EXE_tl-draw"),
+        trace.display()
+    );
+    let on_terminal = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .current_dir(dir.path())
+        .output()
+        .expect("script (util-linux) runs");
+    let shown = String::from_utf8_lossy(&on_terminal.stdout);
+    assert!(on_terminal.status.success(), "{shown}");
+    let bars: Vec<&str> = shown
+        .split('\r')
+        .filter(|line| line.starts_with("tl-draw ["))
+        .collect();
+    assert!(
+        !bars.is_empty() && bars.iter().all(|bar| bar.contains("% laying out 7,9")),
+        "{shown}"
+    );
+    assert!(
+        bars.iter()
+            .any(|bar| bar.contains("placing") || bar.contains("writing")),
+        "{shown}"
+    );
+    assert!(shown.contains("\r\u{1b}[K"), "the bar is erased: {shown}");
+
+    let logged = tl_draw(
+        &[
+            "draw",
+            trace.to_str().unwrap(),
+            "--collapse",
+            "none",
+            "-o",
+            "again.svg",
+        ],
+        dir.path(),
+    );
+    assert!(logged.status.success(), "{}", stderr(&logged));
+    let said = stderr(&logged);
+    assert!(
+        !said.contains('\r') && said.contains("laying out 7"),
+        "{said}"
+    );
+}
