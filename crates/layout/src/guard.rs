@@ -72,12 +72,22 @@ pub const SWITCH_NODES: usize = 1_500;
 /// uses the layered engine (docs/performance.md, "The switch point").
 pub const SWITCH_COST: usize = 20_000;
 
+/// Past this many expected seconds of graphviz-pure's layout ([`expected_seconds`]),
+/// `layout_engine="auto"` uses the layered engine: small drawings dense with arrows (a
+/// DenseNet block opened into its 24 layers: 45 nodes, 347 arrows, 2.4 s) are where `dot`
+/// is slowest for its size, and where its drawing tangles (docs/performance.md, "The switch
+/// point").
+pub const SWITCH_SECONDS: f64 = 1.0;
+
 /// Whether `layout_engine="auto"` lays out a drawing of estimated `cost` with the layered
 /// engine rather than graphviz-pure: past the sizes where graphviz-pure's `dot` takes about a
 /// second, or past the hub load at which it takes minutes (the guard's hub limit, which
 /// GPT-2 small's intermediate collapse stops, at up to 5.7 million, stay under).
 pub fn prefers_layered(cost: LayoutCost) -> bool {
-    cost.nodes > SWITCH_NODES || cost.total() > SWITCH_COST || cost.hub_load > DEFAULT_MAX_HUB_LOAD
+    cost.nodes > SWITCH_NODES
+        || cost.total() > SWITCH_COST
+        || cost.hub_load > DEFAULT_MAX_HUB_LOAD
+        || expected_seconds(cost, crate::LayoutEngine::Embedded) > SWITCH_SECONDS
 }
 
 /// What a layered layout of one drawing will cost, estimated before layout.
@@ -85,6 +95,8 @@ pub fn prefers_layered(cost: LayoutCost) -> bool {
 pub struct LayoutCost {
     /// Drawn nodes.
     pub nodes: usize,
+    /// Drawn arrows.
+    pub edges: usize,
     /// Virtual nodes: for every arrow, the ranks it passes through between its ends.
     pub virtual_nodes: usize,
     /// The heaviest hub: over the nodes with arrows crossing at least two ranks, the most
@@ -235,6 +247,7 @@ pub fn layout_cost_with(graph: &StyledGraph, rank: &[usize]) -> LayoutCost {
         .map_or((None, 0), |(hub, load)| (Some(hub), load));
     LayoutCost {
         nodes: graph.nodes.len(),
+        edges: graph.edges.len(),
         virtual_nodes,
         hub_load,
         hub,
@@ -285,14 +298,19 @@ pub fn estimated_ranks(graph: &StyledGraph) -> Vec<usize> {
 /// A drawing the layered engine lays out (past the switch point) is estimated by its size
 /// alone, the engine being linear: [`LAYERED_SECONDS_PER_ITEM`] a node or arrow.
 pub fn layout_seconds(graph: &StyledGraph, engine: crate::LayoutEngine) -> f64 {
+    expected_seconds(layout_cost(graph), engine)
+}
+
+/// [`layout_seconds`] of a drawing whose cost is estimated already.
+pub fn expected_seconds(cost: LayoutCost, engine: crate::LayoutEngine) -> f64 {
     if engine == crate::LayoutEngine::Layered {
-        return (graph.nodes.len() + graph.edges.len()) as f64 * LAYERED_SECONDS_PER_ITEM;
+        return (cost.nodes + cost.edges) as f64 * LAYERED_SECONDS_PER_ITEM;
     }
-    let nodes = graph.nodes.len().max(1) as f64;
-    let edges = graph.edges.len().max(1) as f64;
-    let cost = layout_cost(graph).total().max(1) as f64;
-    let fitted = (-9.48 - 1.33 * nodes.ln() + 2.2 * edges.ln() + 0.27 * cost.ln()).exp();
-    fitted.max(cost / POINTS_PER_SECOND)
+    let nodes = cost.nodes.max(1) as f64;
+    let edges = cost.edges.max(1) as f64;
+    let points = cost.total().max(1) as f64;
+    let fitted = (-9.48 - 1.33 * nodes.ln() + 2.2 * edges.ln() + 0.27 * points.ln()).exp();
+    fitted.max(points / POINTS_PER_SECOND)
 }
 
 /// The layered engine's seconds a node or arrow, parsing and writing included, at the slow
@@ -364,6 +382,7 @@ mod tests {
             layout_cost(&skip),
             LayoutCost {
                 nodes: 4,
+                edges: 4,
                 virtual_nodes: 2,
                 // The arrow into 3 crosses three ranks: a converging load of 3 x 8.
                 hub_load: 24,
@@ -538,9 +557,31 @@ mod tests {
     }
 
     #[test]
+    fn auto_switches_on_expected_seconds_for_small_drawings_dense_with_arrows() {
+        let cost = |nodes, edges, virtual_nodes| LayoutCost {
+            nodes,
+            edges,
+            virtual_nodes,
+            hub_load: 0,
+            hub: None,
+        };
+        // A DenseNet-121 block opened into its 24 layers (measured 2.4 s with graphviz-pure).
+        let dense_block = cost(45, 347, 5553);
+        assert!(expected_seconds(dense_block, crate::LayoutEngine::Embedded) > SWITCH_SECONDS);
+        assert!(prefers_layered(dense_block));
+        // GPT-2 small's slowest page stop (512 nodes, 0.65 s expected) stays graphviz-pure's.
+        let gpt2_stop = cost(512, 599, 9921);
+        assert!(!prefers_layered(gpt2_stop));
+        // The layered engine's estimate is linear in nodes and arrows.
+        let seconds = expected_seconds(dense_block, crate::LayoutEngine::Layered);
+        assert!((seconds - 392.0 * LAYERED_SECONDS_PER_ITEM).abs() < 1e-12);
+    }
+
+    #[test]
     fn the_position_limit_keeps_the_budget_and_leaves_small_drawings_alone() {
         let cost = |nodes, virtual_nodes| LayoutCost {
             nodes,
+            edges: nodes,
             virtual_nodes,
             hub_load: 0,
             hub: None,
