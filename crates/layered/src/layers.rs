@@ -5,10 +5,15 @@
 //! spanning two layers so its label has a layer of its own. A node with at least as many
 //! arrows out as in (a model input, a constant, a hub such as rotary `cos`/`sin`, what
 //! only a later block reads) moves up to just before its first reader, which shortens or
-//! keeps the arrows' total length as Graphviz's network simplex would, and the sinks share
-//! the last layer.
+//! keeps the arrows' total length as Graphviz's network simplex would (nodes read by
+//! nothing follow their writers rather than hold them back), and the sinks share the last
+//! layer.
 
 use crate::Graph;
+
+/// Readers from which a node's arrows run as one trunk, so that moving one reader further
+/// away costs little.
+const HUB_READERS: usize = 6;
 
 /// Each node's layer and how each arrow runs through the layers.
 pub(crate) struct Layering {
@@ -80,18 +85,44 @@ pub(crate) fn assign(graph: &Graph) -> Layering {
             detached[from] && outgoing[from].len() == 1
         });
     }
+    // Ends (nodes read by nothing and not pinned to the last layer: a cache's keys and
+    // values returned) do not hold their writers back: they follow them afterwards, so a
+    // block's cached keys move up with the attention that reads them instead of staying
+    // where their input is made.
+    let is_end = |node: usize| outgoing[node].is_empty() && !is_sink[node];
+    // An arrow from a hub (read six times or more: its arrows run in one trunk) or from a
+    // detached cone (it follows) is not one a move would stretch.
+    let held_by = |node: usize| {
+        incoming[node]
+            .iter()
+            .filter(|&&edge| {
+                let (from, _) = ends(edge);
+                outgoing[from].len() < HUB_READERS && !(detached[from] && outgoing[from].len() == 1)
+            })
+            .count()
+    };
     for &node in order.iter().rev() {
-        if (outgoing[node].len() >= incoming[node].len() || detached[node])
+        if (outgoing[node].len() >= held_by(node) || detached[node])
             && !outgoing[node].is_empty()
             && !is_sink[node]
         {
             let first = outgoing[node]
                 .iter()
+                .filter(|&&edge| !is_end(ends(edge).1))
                 .map(|&edge| layer[ends(edge).1] - span(graph, edge))
                 .min();
             if let Some(first) = first {
                 layer[node] = layer[node].max(first);
             }
+        }
+    }
+    for node in (0..n).filter(|&node| is_end(node)) {
+        if let Some(after) = incoming[node]
+            .iter()
+            .map(|&edge| layer[ends(edge).0] + span(graph, edge))
+            .max()
+        {
+            layer[node] = after;
         }
     }
     place_sinks(graph, &mut layer, &is_sink, &outgoing, &incoming, &ends);

@@ -169,6 +169,68 @@ fn an_input_sits_just_before_its_first_reader_and_sinks_share_the_last_layer() {
 }
 
 #[test]
+fn a_returned_cache_does_not_hold_its_writer_back() {
+    // The chain 0 -> ... -> 5; a key made from 6 (read early) is cached by 7, which 5 reads
+    // and 8 returns (read by nothing). The cache sits just before 5, and 8 just after it.
+    let mut g = graph(
+        (0..9).map(|_| node(None)).collect(),
+        vec![
+            edge(0, 1),
+            edge(1, 2),
+            edge(2, 3),
+            edge(3, 4),
+            edge(4, 5),
+            edge(0, 6),
+            edge(6, 7),
+            edge(7, 5),
+            edge(7, 8),
+        ],
+        Vec::new(),
+    );
+    g.sinks = vec![5];
+    let layout = lay_out(&g).unwrap();
+    check(&g, &layout);
+    assert_eq!(
+        layout.layers[7],
+        layout.layers[5] - 1,
+        "{:?}",
+        layout.layers
+    );
+    assert_eq!(
+        layout.layers[8],
+        layout.layers[7] + 1,
+        "{:?}",
+        layout.layers
+    );
+}
+
+#[test]
+fn an_arrow_from_a_hub_does_not_hold_its_reader_back() {
+    // The chain 0 -> ... -> 9; hub 10 is read by 2, 4, 6, 8, 9 and by 11, which also reads
+    // a constant (12) and is read by 9, the output: 11 sits just before 9, the constant
+    // with it.
+    let mut edges: Vec<Edge> = (0..9).map(|i| edge(i, i + 1)).collect();
+    edges.extend([2, 4, 6, 8, 9, 11].map(|reader| edge(10, reader)));
+    edges.extend([edge(12, 11), edge(11, 9)]);
+    let mut g = graph((0..13).map(|_| node(None)).collect(), edges, Vec::new());
+    g.sinks = vec![9];
+    let layout = lay_out(&g).unwrap();
+    check(&g, &layout);
+    assert_eq!(
+        layout.layers[11],
+        layout.layers[9] - 1,
+        "{:?}",
+        layout.layers
+    );
+    assert_eq!(
+        layout.layers[12],
+        layout.layers[11] - 1,
+        "{:?}",
+        layout.layers
+    );
+}
+
+#[test]
 fn a_hub_read_by_every_block_costs_one_trunk() {
     // A chain of 40 nodes; node 40 is read by every fourth of them.
     let mut nodes: Vec<Node> = (0..41).map(|_| node(None)).collect();
