@@ -1,9 +1,10 @@
 """The progress of a long drawing, shown where the user works: a bar in a Jupyter notebook's
 output, a line redrawn on a terminal's stderr, nothing elsewhere (a log, a pipe).
 
-The Rust core calls ``report`` on the calling thread, about every 50 ms, once a drawing has
-taken a second (most never do), and ``finish`` when it ends; the text is the core's. A
-display that fails is dropped: progress never stops a drawing.
+The Rust core makes one ``Display`` per drawing call that has taken a second (most never
+do), calls its ``report`` on the calling thread about every 50 ms and ``finish`` when the
+drawing ends; the text is the core's. A display that fails is dropped: progress never stops
+a drawing.
 """
 
 from __future__ import annotations
@@ -12,9 +13,6 @@ import html
 import importlib
 import sys
 from typing import Any
-
-_handle: Any = None
-_on_terminal = False
 
 
 def _notebook_display() -> Any:
@@ -43,26 +41,26 @@ def _bar_html(fraction: float, text: str) -> str:
     )
 
 
-def report(fraction: float, text: str, line: str) -> None:
-    """Shows the drawing ``fraction`` (0 to 1) done, ``text`` saying what it does (in a
-    notebook) or ``line`` (a terminal's bar)."""
-    global _handle, _on_terminal
-    if _handle is None and not _on_terminal:
-        _handle = _notebook_display()
-        _on_terminal = _handle is None and sys.stderr is not None and sys.stderr.isatty()
-    if _handle is not None:
-        _handle.update(_bundle(_bar_html(fraction, text), text), raw=True)
-    elif _on_terminal:
-        sys.stderr.write(f"\r{line}\x1b[K")
-        sys.stderr.flush()
+class Display:
+    """One drawing's progress: a notebook output updated in place, or a terminal line."""
 
+    def __init__(self) -> None:
+        self._handle = _notebook_display()
+        self._on_terminal = self._handle is None and sys.stderr is not None and sys.stderr.isatty()
 
-def finish() -> None:
-    """Removes what ``report`` showed: the bar is only for while the drawing runs."""
-    global _handle, _on_terminal
-    if _handle is not None:
-        _handle.update(_bundle(""), raw=True)
-    elif _on_terminal:
-        sys.stderr.write("\r\x1b[K")
-        sys.stderr.flush()
-    _handle, _on_terminal = None, False
+    def report(self, fraction: float, text: str, line: str) -> None:
+        """Shows the drawing ``fraction`` (0 to 1) done, ``text`` saying what it does (in a
+        notebook) or ``line`` (a terminal's bar)."""
+        if self._handle is not None:
+            self._handle.update(_bundle(_bar_html(fraction, text), text), raw=True)
+        elif self._on_terminal:
+            sys.stderr.write(f"\r{line}\x1b[K")
+            sys.stderr.flush()
+
+    def finish(self) -> None:
+        """Removes what ``report`` showed: the bar is only for while the drawing runs."""
+        if self._handle is not None:
+            self._handle.update(_bundle(""), raw=True)
+        elif self._on_terminal:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()

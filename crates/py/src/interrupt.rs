@@ -66,11 +66,12 @@ pub(crate) fn interruptible<T: Send + 'static>(
     outcome
 }
 
-/// What the waiting thread has shown of the progress. A display that raises is dropped
-/// for the rest of the drawing: progress never stops one.
+/// What the waiting thread has shown of the progress: its `tl_draw._progress.Display`, made
+/// once the drawing has run a second. A display that raises is dropped for the rest of the
+/// drawing: progress never stops one.
 #[derive(Default)]
 struct Shown {
-    any: bool,
+    display: Option<Py<PyAny>>,
     broken: bool,
 }
 
@@ -84,18 +85,25 @@ impl Shown {
         }
         let text = tl_draw::progress::describe(&snapshot);
         let line = tl_draw::progress::bar(&snapshot, 100);
-        let called = py
-            .import("tl_draw._progress")
-            .and_then(|module| module.call_method1("report", (snapshot.fraction, text, line)));
-        self.any = true;
-        self.broken = called.is_err();
+        let display = match &self.display {
+            Some(display) => Ok(display.bind(py).clone()),
+            None => py
+                .import("tl_draw._progress")
+                .and_then(|module| module.call_method0("Display")),
+        };
+        let called = display.and_then(|display| {
+            display.call_method1("report", (snapshot.fraction, text, line))?;
+            Ok(display)
+        });
+        match called {
+            Ok(display) => self.display = Some(display.unbind()),
+            Err(_) => self.broken = true,
+        }
     }
 
     fn finish(self, py: Python<'_>) {
-        if self.any {
-            let _ = py
-                .import("tl_draw._progress")
-                .and_then(|module| module.call_method0("finish"));
+        if let Some(display) = self.display {
+            let _ = display.bind(py).call_method0("finish");
         }
     }
 }
