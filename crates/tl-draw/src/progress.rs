@@ -4,8 +4,7 @@
 //! ([`tl_layout::progress`]).
 
 use std::io::{IsTerminal, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::mpsc::{channel, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -69,9 +68,10 @@ fn grouped(count: usize) -> String {
 }
 
 /// A progress bar on stderr, redrawn in place while the drawing it watches runs, erased
-/// when it ends. Only on a terminal: a log or a pipe gets no carriage returns.
+/// when it ends. Only on a terminal: a log or a pipe gets no carriage returns. Finishing
+/// wakes the redrawing thread at once, so a quick drawing is not kept waiting for it.
 pub struct TerminalBar {
-    stop: Arc<AtomicBool>,
+    stop: Sender<()>,
     thread: JoinHandle<bool>,
 }
 
@@ -81,18 +81,18 @@ impl TerminalBar {
         if !std::io::stderr().is_terminal() {
             return None;
         }
-        let stop = Arc::new(AtomicBool::new(false));
-        let (progress, stopped) = (progress.clone(), Arc::clone(&stop));
+        let (stop, stopped) = channel::<()>();
+        let progress = progress.clone();
         let thread = std::thread::Builder::new()
             .name("tl-draw-progress".to_owned())
             .spawn(move || {
                 let mut shown = false;
-                while !stopped.load(Ordering::Relaxed) {
-                    std::thread::sleep(REDRAW_EVERY);
+                // A message or a hang-up both mean the drawing is done.
+                while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(REDRAW_EVERY) {
                     let Some(snapshot) = progress.now() else {
                         continue;
                     };
-                    if snapshot.elapsed >= SHOW_AFTER && !stopped.load(Ordering::Relaxed) {
+                    if snapshot.elapsed >= SHOW_AFTER {
                         let mut stderr = std::io::stderr().lock();
                         let _ = write!(stderr, "\r{}\x1b[K", bar(&snapshot, 100));
                         let _ = stderr.flush();
@@ -107,7 +107,7 @@ impl TerminalBar {
 
     /// Stops redrawing and erases the bar.
     pub fn finish(self) {
-        self.stop.store(true, Ordering::Relaxed);
+        let _ = self.stop.send(());
         if self.thread.join().unwrap_or(false) {
             let _ = write!(std::io::stderr().lock(), "\r\x1b[K");
         }
