@@ -6,7 +6,8 @@
 //! arrows out as in (a model input, a constant, a hub such as rotary `cos`/`sin`, what
 //! only a later block reads) moves up to just before its first reader, which shortens or
 //! keeps the arrows' total length as Graphviz's network simplex would (nodes read by
-//! nothing follow their writers rather than hold them back), and the sinks share the last
+//! nothing follow their writers rather than hold them back), but not so far that it
+//! stretches one block's frame into the next block's layers; the sinks share the last
 //! layer.
 
 use crate::Graph;
@@ -38,136 +39,244 @@ pub(crate) fn span(graph: &Graph, edge: usize) -> usize {
 }
 
 pub(crate) fn assign(graph: &Graph) -> Layering {
-    let n = graph.nodes.len();
     let takes_part: Vec<bool> = graph
         .edges
         .iter()
         .map(|e| e.constraint && e.tail != e.head)
         .collect();
-    let reversed = break_cycles(graph, &takes_part);
-    let ends = |edge: usize| {
-        let e = &graph.edges[edge];
-        if reversed[edge] {
-            (e.head, e.tail)
-        } else {
-            (e.tail, e.head)
-        }
-    };
-    let mut outgoing = vec![Vec::new(); n];
-    let mut incoming = vec![Vec::new(); n];
-    for edge in (0..graph.edges.len()).filter(|&e| takes_part[e]) {
-        let (from, to) = ends(edge);
-        outgoing[from].push(edge);
-        incoming[to].push(edge);
-    }
-    let order = topological(n, &outgoing, &incoming, &ends);
-    let mut layer = vec![0usize; n];
+    let flow = Flow::new(graph, break_cycles(graph, &takes_part), &takes_part);
+    let order = topological(graph.nodes.len(), &flow.outgoing, &flow.incoming, &|edge| {
+        flow.ends(edge)
+    });
+    let mut layer = vec![0usize; graph.nodes.len()];
     for &node in &order {
-        for &edge in &outgoing[node] {
-            let (_, to) = ends(edge);
+        for &edge in &flow.outgoing[node] {
+            let (_, to) = flow.ends(edge);
             layer[to] = layer[to].max(layer[node] + span(graph, edge));
         }
     }
-    let mut is_sink = vec![false; n];
-    for &s in &graph.sinks {
-        is_sink[s] = true;
-    }
-    // A node read by at least as many arrows as it reads moves up to just before its first
-    // reader (readers before readers of readers): inputs and constants sit where they are
-    // used, and a hub's readers' own inputs join them, so the long arrow that remains comes
-    // from the hub and runs in its trunk. Its arrows' total length does not grow.
-    // So does a node whose whole input cone reads nothing else and feeds only it (position
-    // buckets built from `arange`s in each block): the cone follows it up, rigidly.
-    let mut detached = vec![false; n];
-    for &node in &order {
-        detached[node] = incoming[node].iter().all(|&edge| {
-            let (from, _) = ends(edge);
-            detached[from] && outgoing[from].len() == 1
-        });
-    }
-    // Ends (nodes read by nothing and not pinned to the last layer: a cache's keys and
-    // values returned) do not hold their writers back: they follow them afterwards, so a
-    // block's cached keys move up with the attention that reads them instead of staying
-    // where their input is made.
-    let is_end = |node: usize| outgoing[node].is_empty() && !is_sink[node];
-    // An arrow from a hub (read six times or more: its arrows run in one trunk) or from a
-    // detached cone (it follows) is not one a move would stretch.
-    let held_by = |node: usize| {
-        incoming[node]
-            .iter()
-            .filter(|&&edge| {
-                let (from, _) = ends(edge);
-                outgoing[from].len() < HUB_READERS && !(detached[from] && outgoing[from].len() == 1)
-            })
-            .count()
-    };
-    for &node in order.iter().rev() {
-        if (outgoing[node].len() >= held_by(node) || detached[node])
-            && !outgoing[node].is_empty()
-            && !is_sink[node]
-        {
-            let first = outgoing[node]
-                .iter()
-                .filter(|&&edge| !is_end(ends(edge).1))
-                .map(|&edge| layer[ends(edge).1] - span(graph, edge))
-                .min();
-            if let Some(first) = first {
-                layer[node] = layer[node].max(first);
-            }
-        }
-    }
-    for node in (0..n).filter(|&node| is_end(node)) {
-        if let Some(after) = incoming[node]
-            .iter()
-            .map(|&edge| layer[ends(edge).0] + span(graph, edge))
-            .max()
-        {
-            layer[node] = after;
-        }
-    }
-    place_sinks(graph, &mut layer, &is_sink, &outgoing, &incoming, &ends);
+    move_up_to_readers(&flow, &order, &mut layer);
+    place_ends(&flow, &mut layer);
+    place_sinks(&flow, &mut layer);
     let low = layer.iter().copied().min().unwrap_or(0);
     for l in &mut layer {
         *l -= low;
     }
     let ranked = (0..graph.edges.len())
         .map(|edge| {
-            let (from, to) = ends(edge);
+            let (from, to) = flow.ends(edge);
             takes_part[edge] && layer[to] > layer[from]
         })
         .collect();
     Layering {
         count: layer.iter().copied().max().map_or(0, |l| l + 1),
         layer,
-        reversed,
+        reversed: flow.reversed,
         ranked,
     }
 }
 
-/// Sinks with no arrow out share the last layer, past every non-sink that points to one.
-fn place_sinks(
+/// The arrows that order the layers, as they run once cycles are broken.
+struct Flow<'g> {
+    graph: &'g Graph,
+    /// Per arrow: laid out from head to tail.
+    reversed: Vec<bool>,
+    /// Per node: the ordering arrows leaving it and entering it.
+    outgoing: Vec<Vec<usize>>,
+    incoming: Vec<Vec<usize>>,
+    /// Per node: pinned to the last layer.
+    is_sink: Vec<bool>,
+}
+
+impl<'g> Flow<'g> {
+    fn new(graph: &'g Graph, reversed: Vec<bool>, takes_part: &[bool]) -> Flow<'g> {
+        let n = graph.nodes.len();
+        let mut flow = Flow {
+            graph,
+            reversed,
+            outgoing: vec![Vec::new(); n],
+            incoming: vec![Vec::new(); n],
+            is_sink: vec![false; n],
+        };
+        for edge in (0..graph.edges.len()).filter(|&e| takes_part[e]) {
+            let (from, to) = flow.ends(edge);
+            flow.outgoing[from].push(edge);
+            flow.incoming[to].push(edge);
+        }
+        for &s in &graph.sinks {
+            flow.is_sink[s] = true;
+        }
+        flow
+    }
+
+    /// An arrow's ends as it runs down the layers.
+    fn ends(&self, edge: usize) -> (usize, usize) {
+        let e = &self.graph.edges[edge];
+        if self.reversed[edge] {
+            (e.head, e.tail)
+        } else {
+            (e.tail, e.head)
+        }
+    }
+
+    /// Ends (nodes read by nothing and not pinned to the last layer: a cache's keys and
+    /// values returned) do not hold their writers back: they follow them afterwards
+    /// ([`place_ends`]), so a block's cached keys move up with the attention that reads
+    /// them instead of staying where their input is made.
+    fn is_end(&self, node: usize) -> bool {
+        self.outgoing[node].is_empty() && !self.is_sink[node]
+    }
+}
+
+/// A node read by at least as many arrows as it reads moves up to just before its first
+/// reader (readers before readers of readers): inputs and constants sit where they are
+/// used, and a hub's readers' own inputs join them, so the long arrow that remains comes
+/// from the hub and runs in its trunk. Its arrows' total length does not grow. So does a
+/// node whose whole input cone reads nothing else and feeds only it (position buckets
+/// built from `arange`s in each block): the cone follows it up, rigidly.
+///
+/// A node moves no further than the last layer its own frame already reaches when the move
+/// would stretch a block ([`stretches_a_block`]): T5's position bias, an output of one
+/// block's attention read only by the next block, stays at the end of its attention
+/// instead of stretching that frame into the next block's layers, which would set the
+/// blocks side by side. A hub (its arrows run in a trunk) still moves.
+fn move_up_to_readers(flow: &Flow<'_>, order: &[usize], layer: &mut [usize]) {
+    let (graph, outgoing, incoming) = (flow.graph, &flow.outgoing, &flow.incoming);
+    let mut detached = vec![false; graph.nodes.len()];
+    for &node in order {
+        detached[node] = incoming[node].iter().all(|&edge| {
+            let (from, _) = flow.ends(edge);
+            detached[from] && outgoing[from].len() == 1
+        });
+    }
+    // An arrow from a hub (read six times or more: its arrows run in one trunk) or from a
+    // detached cone (it follows) is not one a move would stretch.
+    let held_by = |node: usize| {
+        incoming[node]
+            .iter()
+            .filter(|&&edge| {
+                let (from, _) = flow.ends(edge);
+                outgoing[from].len() < HUB_READERS && !(detached[from] && outgoing[from].len() == 1)
+            })
+            .count()
+    };
+    let mut reach = frame_spans(graph, layer, |_| true).1;
+    for &node in order.iter().rev() {
+        let moves = (outgoing[node].len() >= held_by(node) || detached[node])
+            && !outgoing[node].is_empty()
+            && !flow.is_sink[node];
+        let first = outgoing[node]
+            .iter()
+            .map(|&edge| (flow.ends(edge).1, span(graph, edge)))
+            .filter(|&(reader, _)| !flow.is_end(reader))
+            .map(|(reader, span)| (layer[reader] - span, reader))
+            .min();
+        let (Some((first, reader)), true) = (first, moves) else {
+            continue;
+        };
+        let frame = graph.nodes[node].frame;
+        let first = match frame {
+            Some(own)
+                if outgoing[node].len() < HUB_READERS && stretches_a_block(graph, own, reader) =>
+            {
+                first.min(reach[own])
+            }
+            _ => first,
+        };
+        layer[node] = layer[node].max(first);
+        let mut around = frame;
+        while let Some(f) = around {
+            reach[f] = reach[f].max(layer[node]);
+            around = graph.frames[f].parent;
+        }
+    }
+}
+
+/// An end follows its writers, but not out of its own frame: the last block's position
+/// bias, returned and read by nothing, stays in that block's layers.
+fn place_ends(flow: &Flow<'_>, layer: &mut [usize]) {
+    let graph = flow.graph;
+    let (start, _) = frame_spans(graph, layer, |node| !flow.is_end(node));
+    for node in (0..graph.nodes.len()).filter(|&node| flow.is_end(node)) {
+        if let Some(after) = flow.incoming[node]
+            .iter()
+            .map(|&edge| layer[flow.ends(edge).0] + span(graph, edge))
+            .max()
+        {
+            // (A frame holding only ends has no start: `usize::MAX`.)
+            let start = graph.nodes[node]
+                .frame
+                .map(|frame| start[frame])
+                .filter(|&start| start != usize::MAX);
+            layer[node] = after.max(start.unwrap_or(0));
+        }
+    }
+}
+
+/// Whether moving a node of frame `own` up to `reader` would stretch a frame that holds
+/// other frames (a block) into the reader's layers: `reader` sits neither in `own` or a frame
+/// around it, nor directly under `own`'s parent. A side module one level below the frame it
+/// shares with its reader (a router, the rotary embedding) costs only its own width when
+/// stretched beside the reader, so its nodes still move.
+fn stretches_a_block(graph: &Graph, own: usize, reader: usize) -> bool {
+    let reader = graph.nodes[reader].frame;
+    !holds(graph, reader, Some(own)) && !holds(graph, graph.frames[own].parent, reader)
+}
+
+/// Whether `outer` is `inner` or holds it (`None`: the whole drawing, which holds all).
+fn holds(graph: &Graph, outer: Option<usize>, inner: Option<usize>) -> bool {
+    let Some(outer) = outer else {
+        return true;
+    };
+    let mut frame = inner;
+    while let Some(f) = frame {
+        if f == outer {
+            return true;
+        }
+        frame = graph.frames[f].parent;
+    }
+    false
+}
+
+/// The first and last layer of each frame: the least and greatest layer of a node inside
+/// it, nested frames' included, counting only the nodes `counted` keeps (a frame with none
+/// spans `usize::MAX..0`).
+fn frame_spans(
     graph: &Graph,
-    layer: &mut [usize],
-    is_sink: &[bool],
-    outgoing: &[Vec<usize>],
-    incoming: &[Vec<usize>],
-    ends: &dyn Fn(usize) -> (usize, usize),
-) {
-    let sinks: Vec<usize> = graph
+    layer: &[usize],
+    counted: impl Fn(usize) -> bool,
+) -> (Vec<usize>, Vec<usize>) {
+    let mut start = vec![usize::MAX; graph.frames.len()];
+    let mut reach = vec![0; graph.frames.len()];
+    for (node, &at) in layer.iter().enumerate().filter(|&(node, _)| counted(node)) {
+        let mut frame = graph.nodes[node].frame;
+        while let Some(f) = frame {
+            start[f] = start[f].min(at);
+            reach[f] = reach[f].max(at);
+            frame = graph.frames[f].parent;
+        }
+    }
+    (start, reach)
+}
+
+/// Sinks with no arrow out share the last layer, past every non-sink that points to one.
+fn place_sinks(flow: &Flow<'_>, layer: &mut [usize]) {
+    let sinks: Vec<usize> = flow
+        .graph
         .sinks
         .iter()
         .copied()
-        .filter(|&s| outgoing[s].is_empty())
+        .filter(|&s| flow.outgoing[s].is_empty())
         .collect();
     if sinks.is_empty() {
         return;
     }
     let mut last = layer.iter().copied().max().unwrap_or(0);
     for &s in &sinks {
-        for &edge in &incoming[s] {
-            let (from, _) = ends(edge);
-            if !is_sink[from] {
-                last = last.max(layer[from] + span(graph, edge));
+        for &edge in &flow.incoming[s] {
+            let (from, _) = flow.ends(edge);
+            if !flow.is_sink[from] {
+                last = last.max(layer[from] + span(flow.graph, edge));
             }
         }
     }

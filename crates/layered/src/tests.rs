@@ -205,6 +205,28 @@ fn a_returned_cache_does_not_hold_its_writer_back() {
 }
 
 #[test]
+fn what_one_block_hands_the_next_stays_in_its_block() {
+    // Blocks 0 and 2, each holding an attention frame (1 and 3), in a chain:
+    // 0 -> 1 (attention 1) -> 2 -> 3 (block 0) -> 4 -> 5 (attention 3) -> 6 (block 2).
+    // Attention 1's node 7 (T5's position bias) is read only by attention 3's node 5, and
+    // attention 3 hands it on to 8, which nothing reads (the last block's bias). Neither
+    // stretches its block into the other's layers: the blocks stay one above the other.
+    let frames = vec![frame(None), frame(Some(0)), frame(None), frame(Some(2))];
+    let at = [1, 1, 0, 0, 3, 3, 2, 1, 3].map(Some);
+    let mut edges: Vec<Edge> = (0..6).map(|i| edge(i, i + 1)).collect();
+    edges.extend([edge(0, 7), edge(7, 5), edge(7, 8)]);
+    let g = graph(at.into_iter().map(node).collect(), edges, frames);
+    let layout = lay_out(&g).unwrap();
+    check(&g, &layout);
+    let (first, second) = (layout.frames[0], layout.frames[2]);
+    assert!(
+        first.max.y < second.min.y,
+        "block 0 {first:?} reaches into block 2 {second:?}; layers {:?}",
+        layout.layers
+    );
+}
+
+#[test]
 fn an_arrow_from_a_hub_does_not_hold_its_reader_back() {
     // The chain 0 -> ... -> 9; hub 10 is read by 2, 4, 6, 8, 9 and by 11, which also reads
     // a constant (12) and is read by 9, the output: 11 sits just before 9, the constant

@@ -235,13 +235,24 @@ impl DrawArgs {
                 eprintln!("tl-draw: laying out {nodes} nodes...");
             }
         }
-        let written = progress.watch(|| drawn.write(&output, &write));
+        let written = progress.watch(|| {
+            if format == crate::OutputFormat::Html {
+                let written = drawn.write(&output, &write);
+                // The process ends right after: freeing a large trace record by record
+                // would only make the user wait (a tenth of a second per 100,000
+                // operations).
+                std::mem::forget(drawn);
+                written
+            } else {
+                let drawing = drawn.into_drawing()?;
+                let written = drawing.write_as(&output, &write);
+                std::mem::forget(drawing);
+                written
+            }
+        });
         if let Some(bar) = bar {
             bar.finish();
         }
-        // The process ends right after: freeing a large trace record by record would only
-        // make the user wait (a tenth of a second per 100,000 operations).
-        std::mem::forget(drawn);
         let mut written = written?;
         if write.dpi.is_some() && written.path.extension().is_none_or(|e| e != "png") {
             written.warnings.insert(

@@ -6,6 +6,7 @@ mod backward;
 mod bundles;
 mod collapse;
 mod conditions;
+mod dot_parser;
 mod edits;
 mod escaping;
 mod fixtures;

@@ -90,6 +90,24 @@ fn dependency_licences_are_on_the_allow_list() {
     );
 }
 
+/// The DOT parser is built from `vendor/` (`vendor/README.md`): without its patch, large
+/// drawings parse in quadratic time, and nothing else would fail.
+#[test]
+fn the_vendored_parser_is_the_one_built() {
+    let metadata = metadata();
+    let parser = metadata["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "graphviz-pure-parser")
+        .expect("graphviz-pure-parser is a dependency");
+    let manifest = parser["manifest_path"].as_str().unwrap();
+    assert!(
+        manifest.contains("vendor/graphviz-pure-parser"),
+        "graphviz-pure-parser is built from {manifest}: the workspace's `[patch.crates-io]` is gone"
+    );
+}
+
 #[test]
 fn every_crate_has_a_crate_doc_and_a_code_map_entry() {
     let root = repo_root();
