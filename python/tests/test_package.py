@@ -389,6 +389,8 @@ def test_a_long_drawing_shows_its_progress_in_a_notebook_then_removes_it(
     ipython = pytest.importorskip("IPython")
     import IPython.display
 
+    import tl_draw._progress
+
     class Kernel:
         kernel = object()
 
@@ -401,7 +403,9 @@ def test_a_long_drawing_shows_its_progress_in_a_notebook_then_removes_it(
 
     monkeypatch.setattr(ipython, "get_ipython", lambda: Kernel())
     monkeypatch.setattr(IPython.display, "display", lambda *args, **kwargs: Handle())
-    # DenseNet-121's page: tens of drawings, seconds to lay out.
+    # Shown at once rather than after a second: how long the page takes is not the point.
+    monkeypatch.setattr(tl_draw._progress, "SHOW_AFTER", 0.0)
+    # DenseNet-121's page: tens of drawings, about a second to lay out.
     tl_draw._native.forget_recent_layouts()
     tl_draw.draw(FIXTURES / "real" / "densenet121.json").save(tmp_path / "densenet.html")
     bars = updates[:-1]
@@ -413,6 +417,7 @@ def test_a_long_drawing_shows_its_progress_in_a_notebook_then_removes_it(
     assert len({count.group(2) for count in counts if count}) == 1, "one batch: the page's drawings"
     assert updates[-1] == "", "the bar is removed when the drawing is done"
     # A quick drawing shows nothing.
+    monkeypatch.setattr(tl_draw._progress, "SHOW_AFTER", None)
     updates.clear()
     tl_draw.draw(FIXTURES / "convnet.json").render("svg")
     assert updates == []

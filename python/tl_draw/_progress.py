@@ -2,9 +2,9 @@
 output, a line redrawn on a terminal's stderr, nothing elsewhere (a log, a pipe).
 
 The Rust core makes one ``Display`` per drawing call that has taken a second (most never
-do), calls its ``report`` on the calling thread about every 50 ms and ``finish`` when the
-drawing ends; the text is the core's. A display that fails is dropped: progress never stops
-a drawing.
+do; ``SHOW_AFTER`` changes the second), calls its ``report`` on the calling thread about
+every 50 ms and ``finish`` when the drawing ends; the text is the core's. A display that
+fails is dropped: progress never stops a drawing.
 """
 
 from __future__ import annotations
@@ -13,6 +13,9 @@ import html
 import importlib
 import sys
 from typing import Any
+
+SHOW_AFTER: float | None = None
+"""Seconds a drawing runs before its progress shows; ``None``: the core's (a second)."""
 
 
 def _notebook_display() -> Any:

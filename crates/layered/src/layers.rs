@@ -12,9 +12,9 @@
 
 use crate::Graph;
 
-/// Readers from which a node's arrows run as one trunk, so that moving one reader further
-/// away costs little.
-const HUB_READERS: usize = 6;
+/// Readers from which a node's arrows run as one trunk (`proper`), so that moving one
+/// reader further away costs little.
+pub(crate) const HUB_READERS: usize = 6;
 
 /// Each node's layer and how each arrow runs through the layers.
 pub(crate) struct Layering {

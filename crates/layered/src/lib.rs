@@ -8,12 +8,13 @@
 //! and hands its positions to graphviz-pure's keep-positions renderer.
 //!
 //! The stages, one file each:
-//! - `layers`: cycles broken, longest-path layers, inputs moved up to their first reader,
-//!   sinks (outputs and the key) on the last layer.
-//! - `proper`: long arrows become chains of dummy points; the arrows leaving one node share
-//!   one chain (a trunk), so a hub read by every block costs one chain, not one per reader.
+//! - `layers`: cycles broken, longest-path layers, inputs moved up to their first reader
+//!   (not stretching one block into the next), sinks (outputs and the key) on the last layer.
+//! - `proper`: long arrows become chains of dummy points; the arrows leaving a hub share one
+//!   chain (a trunk), so a hub read by every block costs one chain, not one per reader.
 //! - `order`: barycentric sweeps that sort each layer frame by frame, every frame keeping
-//!   one place among its siblings on all its layers (frames stay contiguous and nested).
+//!   one place among its siblings on all its layers (frames stay contiguous and nested),
+//!   then neighbours within a frame swapped where that crosses less.
 //! - `place`: x by passes over a constraint graph whose variables are the points and each
 //!   frame's two sides, so frames never overlap; y by layer, with room for frame captions.
 //! - `route`: arrows through the layer gaps as smooth curves, labels beside them.

@@ -5,7 +5,8 @@
 //! points and whole frames, a point by its barycentre, a frame by one key for all its layers
 //! (the mean barycentre of everything inside it). So a frame's points stay together on each
 //! layer and the frames keep one left-to-right order on every layer they share, which is
-//! what lets the x placement draw them as rectangles that never overlap.
+//! what lets the x placement draw them as rectangles that never overlap. Then Graphviz's
+//! `transpose` swaps neighbours of one frame where that crosses less, which keeps both.
 
 use crate::proper::{Kind, Proper};
 use crate::FrameTree;
@@ -64,6 +65,55 @@ pub(crate) fn reduce_crossings(proper: &mut Proper, frames: &FrameTree) {
         }
     }
     proper.layers = best;
+    positions(proper, &mut pos);
+    transpose(proper, &mut pos);
+}
+
+/// Passes over the layers at most in [`transpose`].
+const TRANSPOSE_PASSES: usize = 4;
+
+/// Graphviz's `transpose`: swaps two neighbours of one frame on a layer when that crosses
+/// fewer links to the layers either side, until a pass swaps nothing. Neighbours of one
+/// frame can trade places without breaking it or its order among the others.
+fn transpose(proper: &mut Proper, pos: &mut [f64]) {
+    for _ in 0..TRANSPOSE_PASSES {
+        let mut swapped = false;
+        for layer in 0..proper.layers.len() {
+            for at in 1..proper.layers[layer].len() {
+                let (u, v) = (proper.layers[layer][at - 1], proper.layers[layer][at]);
+                if proper.vertices[u].frame != proper.vertices[v].frame {
+                    continue;
+                }
+                let before = pair_crossings(proper, pos, u, v);
+                let after = pair_crossings(proper, pos, v, u);
+                if after < before {
+                    proper.layers[layer].swap(at - 1, at);
+                    pos[u] = at as f64;
+                    pos[v] = (at - 1) as f64;
+                    swapped = true;
+                }
+            }
+        }
+        if !swapped {
+            break;
+        }
+    }
+}
+
+/// Crossings between the links of `left` and of `right`, `left` being left of `right`, on
+/// both sides (a pair with too many links to count is taken as fine as it is).
+fn pair_crossings(proper: &Proper, pos: &[f64], left: usize, right: usize) -> u64 {
+    let mut total = 0;
+    for links in [&proper.up, &proper.down] {
+        let (a, b) = (&links[left], &links[right]);
+        if a.len() * b.len() > 10_000 {
+            return 0;
+        }
+        for l in a {
+            total += b.iter().filter(|r| pos[r.to] < pos[l.to]).count() as u64;
+        }
+    }
+    total
 }
 
 fn positions(proper: &Proper, pos: &mut [f64]) {

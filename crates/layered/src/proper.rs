@@ -1,16 +1,18 @@
 //! The proper layered graph: every link joins neighbouring layers.
 //!
 //! An arrow spanning several layers becomes a chain of dummy points, one a layer. The
-//! unlabelled arrows leaving one node share one chain, its trunk, running to the furthest
-//! reader, each arrow branching off one layer before its head: a hub read by every block of
-//! a model costs one point a layer instead of one per reader and layer. Long arrows that
+//! unlabelled long arrows leaving a hub (six or more) share one chain, its trunk, running to
+//! the furthest reader, each arrow branching off one layer before its head: a hub read by
+//! every block of a model costs one point a layer instead of one per reader and layer.
+//! A node with fewer long arrows gives each its own chain, free to run on the side of its
+//! head (a shared trunk drew GELU's two skips on one side, one of them out and back). Long arrows that
 //! converge on one node, each the only long arrow of its tail, share a converging trunk the
 //! same way (every step of a scan collected by one `stack`). A dummy sits in the
 //! innermost frame holding both ends of what it still carries, so arrows leave frames
 //! rather than cut through them. A frame with no point on a layer it spans gets an empty
 //! filler there, so that layer's ordering keeps room for the frame.
 
-use crate::layers::{span, Layering};
+use crate::layers::{span, Layering, HUB_READERS};
 use crate::{FrameTree, Graph};
 
 /// What a point of the proper graph stands for.
@@ -169,8 +171,20 @@ pub(crate) fn build(graph: &Graph, layering: &Layering, frames: &FrameTree) -> P
         }
     }
     for (tail, edges) in by_tail.iter_mut().enumerate() {
-        if !edges.is_empty() {
+        if edges.len() >= HUB_READERS {
             trunk(graph, layering, frames, &mut proper, tail, edges, &ends);
+        } else {
+            for edge in edges.iter_mut() {
+                trunk(
+                    graph,
+                    layering,
+                    frames,
+                    &mut proper,
+                    tail,
+                    std::slice::from_mut(edge),
+                    &ends,
+                );
+            }
         }
     }
     add_fillers(frames, &mut proper);

@@ -266,6 +266,20 @@ fn a_hub_read_by_every_block_costs_one_trunk() {
 }
 
 #[test]
+fn a_node_with_few_long_arrows_gives_each_its_own_chain() {
+    // The chain 0 -> ... -> 6; node 7 (read at layer 1) is also read by 4 and 6: two long
+    // arrows, each with its own chain (3 and 5 dummies), free to run beside its own head,
+    // where one shared trunk would have been 5 dummies.
+    let mut edges: Vec<Edge> = (0..6).map(|i| edge(i, i + 1)).collect();
+    edges.extend([edge(7, 1), edge(7, 4), edge(7, 6)]);
+    let g = graph((0..8).map(|_| node(None)).collect(), edges, Vec::new());
+    let layout = lay_out(&g).unwrap();
+    check(&g, &layout);
+    assert_eq!(layout.layers[7], 0, "{:?}", layout.layers);
+    assert_eq!(dummies(&g), 3 + 5);
+}
+
+#[test]
 fn arrows_collected_by_one_node_share_one_converging_trunk() {
     // A chain of 40 nodes; node 40, after the chain, collects every fourth of them.
     let nodes: Vec<Node> = (0..41).map(|_| node(None)).collect();

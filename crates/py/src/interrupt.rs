@@ -41,7 +41,7 @@ pub(crate) fn interruptible<T: Send + 'static>(
         })?;
     let worker = worker.thread().id();
     let mut receiver = receiver;
-    let mut shown = Shown::default();
+    let mut shown = Shown::new(py);
     let outcome = loop {
         // The receiver goes into the GIL-free wait and comes back (it is Send, not Sync).
         let (received, back) = py.detach(move || (receiver.recv_timeout(CHECK_EVERY), receiver));
@@ -67,20 +67,36 @@ pub(crate) fn interruptible<T: Send + 'static>(
 }
 
 /// What the waiting thread has shown of the progress: its `tl_draw._progress.Display`, made
-/// once the drawing has run a second. A display that raises is dropped for the rest of the
-/// drawing: progress never stops one.
-#[derive(Default)]
+/// once the drawing has run a second (or `tl_draw._progress.SHOW_AFTER` seconds, when set).
+/// A display that raises is dropped for the rest of the drawing: progress never stops one.
 struct Shown {
     display: Option<Py<PyAny>>,
     broken: bool,
+    show_after: Duration,
 }
 
 impl Shown {
+    fn new(py: Python<'_>) -> Shown {
+        let show_after = py
+            .import("tl_draw._progress")
+            .and_then(|module| module.getattr("SHOW_AFTER"))
+            .and_then(|seconds| seconds.extract::<Option<f64>>())
+            .ok()
+            .flatten()
+            .and_then(|seconds| Duration::try_from_secs_f64(seconds).ok())
+            .unwrap_or(SHOW_AFTER);
+        Shown {
+            display: None,
+            broken: false,
+            show_after,
+        }
+    }
+
     fn report(&mut self, py: Python<'_>, progress: &Progress) {
         let Some(snapshot) = progress.now() else {
             return;
         };
-        if self.broken || snapshot.elapsed < SHOW_AFTER {
+        if self.broken || snapshot.elapsed < self.show_after {
             return;
         }
         let text = tl_draw::progress::describe(&snapshot);
