@@ -5,12 +5,12 @@
 //! the furthest reader, each arrow branching off one layer before its head: a hub read by
 //! every block of a model costs one point a layer instead of one per reader and layer.
 //! A node with fewer long arrows gives each its own chain, free to run on the side of its
-//! head (a shared trunk drew GELU's two skips on one side, one of them out and back). Long arrows that
-//! converge on one node, each the only long arrow of its tail, share a converging trunk the
-//! same way (every step of a scan collected by one `stack`). A dummy sits in the
-//! innermost frame holding both ends of what it still carries, so arrows leave frames
-//! rather than cut through them. A frame with no point on a layer it spans gets an empty
-//! filler there, so that layer's ordering keeps room for the frame.
+//! head (a shared trunk drew GELU's two skips on one side, one of them out and back). Long
+//! arrows that converge on one node, each the only long arrow of its tail, share a
+//! converging trunk the same way (every step of a scan collected by one `stack`). A dummy
+//! sits in the innermost frame holding both ends of what it still carries, so arrows leave
+//! frames rather than cut through them. A frame with no point on a layer it spans gets an
+//! empty filler there, so that layer's ordering keeps room for the frame.
 
 use crate::layers::{span, Layering, HUB_READERS};
 use crate::{FrameTree, Graph};

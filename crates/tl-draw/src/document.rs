@@ -151,7 +151,11 @@ impl Drawn {
             Some(drawing) => drawing,
             None => self.content.draw(&self.options)?,
         };
-        std::thread::spawn(move || drop(self.content));
+        let content = self.content;
+        // Where no thread can start, the closure and the records in it are dropped here.
+        let _ = std::thread::Builder::new()
+            .name("tl-draw-free".to_owned())
+            .spawn(move || drop(content));
         Ok(drawing)
     }
 
