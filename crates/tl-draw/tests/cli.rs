@@ -996,7 +996,8 @@ fn a_long_drawing_shows_a_progress_bar_on_a_terminal_only() {
     let trace = dir.path().join("large.json");
     std::fs::write(
         &trace,
-        serde_json::to_vec(&tl_trace_model::synthetic::transformer_of_size(8000)).unwrap(),
+        // Large enough to take well over the bar's second in a test build on a fast machine.
+        serde_json::to_vec(&tl_trace_model::synthetic::transformer_of_size(16_000)).unwrap(),
     )
     .unwrap();
     let command = format!(
@@ -1016,7 +1017,7 @@ fn a_long_drawing_shows_a_progress_bar_on_a_terminal_only() {
         .filter(|line| line.starts_with("tl-draw ["))
         .collect();
     assert!(
-        !bars.is_empty() && bars.iter().all(|bar| bar.contains("% laying out 7,9")),
+        !bars.is_empty() && bars.iter().all(|bar| bar.contains("% laying out 15,9")),
         "{shown}"
     );
     assert!(
@@ -1040,7 +1041,7 @@ fn a_long_drawing_shows_a_progress_bar_on_a_terminal_only() {
     assert!(logged.status.success(), "{}", stderr(&logged));
     let said = stderr(&logged);
     assert!(
-        !said.contains('\r') && said.contains("laying out 7"),
+        !said.contains('\r') && said.contains("laying out 15"),
         "{said}"
     );
 }
