@@ -10,7 +10,7 @@
 //! stretches one block's frame into the next block's layers; the sinks share the last
 //! layer.
 
-use crate::Graph;
+use crate::{FrameTree, Graph};
 
 /// Readers from which a node's arrows run as one trunk (`proper`), so that moving one
 /// reader further away costs little.
@@ -38,13 +38,13 @@ pub(crate) fn span(graph: &Graph, edge: usize) -> usize {
     }
 }
 
-pub(crate) fn assign(graph: &Graph) -> Layering {
+pub(crate) fn assign(graph: &Graph, frames: &FrameTree) -> Layering {
     let takes_part: Vec<bool> = graph
         .edges
         .iter()
         .map(|e| e.constraint && e.tail != e.head)
         .collect();
-    let flow = Flow::new(graph, break_cycles(graph, &takes_part), &takes_part);
+    let flow = Flow::new(graph, frames, break_cycles(graph, &takes_part), &takes_part);
     let order = topological(graph.nodes.len(), &flow.outgoing, &flow.incoming, &|edge| {
         flow.ends(edge)
     });
@@ -79,6 +79,7 @@ pub(crate) fn assign(graph: &Graph) -> Layering {
 /// The arrows that order the layers, as they run once cycles are broken.
 struct Flow<'g> {
     graph: &'g Graph,
+    frames: &'g FrameTree,
     /// Per arrow: laid out from head to tail.
     reversed: Vec<bool>,
     /// Per node: the ordering arrows leaving it and entering it.
@@ -89,10 +90,16 @@ struct Flow<'g> {
 }
 
 impl<'g> Flow<'g> {
-    fn new(graph: &'g Graph, reversed: Vec<bool>, takes_part: &[bool]) -> Flow<'g> {
+    fn new(
+        graph: &'g Graph,
+        frames: &'g FrameTree,
+        reversed: Vec<bool>,
+        takes_part: &[bool],
+    ) -> Flow<'g> {
         let n = graph.nodes.len();
         let mut flow = Flow {
             graph,
+            frames,
             reversed,
             outgoing: vec![Vec::new(); n],
             incoming: vec![Vec::new(); n],
@@ -160,7 +167,7 @@ fn move_up_to_readers(flow: &Flow<'_>, order: &[usize], layer: &mut [usize]) {
             })
             .count()
     };
-    let mut reach = frame_spans(graph, layer, |_| true).1;
+    let mut reach = frame_spans(flow, layer, |_| true).1;
     for &node in order.iter().rev() {
         let moves = (outgoing[node].len() >= held_by(node) || detached[node])
             && !outgoing[node].is_empty()
@@ -177,17 +184,15 @@ fn move_up_to_readers(flow: &Flow<'_>, order: &[usize], layer: &mut [usize]) {
         let frame = graph.nodes[node].frame;
         let first = match frame {
             Some(own)
-                if outgoing[node].len() < HUB_READERS && stretches_a_block(graph, own, reader) =>
+                if outgoing[node].len() < HUB_READERS && stretches_a_block(flow, own, reader) =>
             {
                 first.min(reach[own])
             }
             _ => first,
         };
         layer[node] = layer[node].max(first);
-        let mut around = frame;
-        while let Some(f) = around {
+        for &f in flow.frames.chain(frame) {
             reach[f] = reach[f].max(layer[node]);
-            around = graph.frames[f].parent;
         }
     }
 }
@@ -196,7 +201,7 @@ fn move_up_to_readers(flow: &Flow<'_>, order: &[usize], layer: &mut [usize]) {
 /// bias, returned and read by nothing, stays in that block's layers.
 fn place_ends(flow: &Flow<'_>, layer: &mut [usize]) {
     let graph = flow.graph;
-    let (start, _) = frame_spans(graph, layer, |node| !flow.is_end(node));
+    let (start, _) = frame_spans(flow, layer, |node| !flow.is_end(node));
     for node in (0..graph.nodes.len()).filter(|&node| flow.is_end(node)) {
         if let Some(after) = flow.incoming[node]
             .iter()
@@ -218,42 +223,32 @@ fn place_ends(flow: &Flow<'_>, layer: &mut [usize]) {
 /// around it, nor directly under `own`'s parent. A side module one level below the frame it
 /// shares with its reader (a router, the rotary embedding) costs only its own width when
 /// stretched beside the reader, so its nodes still move.
-fn stretches_a_block(graph: &Graph, own: usize, reader: usize) -> bool {
-    let reader = graph.nodes[reader].frame;
-    !holds(graph, reader, Some(own)) && !holds(graph, graph.frames[own].parent, reader)
-}
-
-/// Whether `outer` is `inner` or holds it (`None`: the whole drawing, which holds all).
-fn holds(graph: &Graph, outer: Option<usize>, inner: Option<usize>) -> bool {
-    let Some(outer) = outer else {
-        return true;
-    };
-    let mut frame = inner;
-    while let Some(f) = frame {
-        if f == outer {
-            return true;
-        }
-        frame = graph.frames[f].parent;
-    }
-    false
+fn stretches_a_block(flow: &Flow<'_>, own: usize, reader: usize) -> bool {
+    let (frames, reader) = (flow.frames, flow.graph.nodes[reader].frame);
+    // The reader's frame holds `own` when it is their common frame (no frame: the whole
+    // drawing, which holds all); `own`'s parent holds the reader when it is on the reader's
+    // chain (no parent: the whole drawing).
+    let around_own = reader.is_none() || frames.common(reader, Some(own)) == reader;
+    let beside_own = frames
+        .parent(own)
+        .is_none_or(|parent| frames.chain(reader).contains(&parent));
+    !around_own && !beside_own
 }
 
 /// The first and last layer of each frame: the least and greatest layer of a node inside
 /// it, nested frames' included, counting only the nodes `counted` keeps (a frame with none
 /// spans `usize::MAX..0`).
 fn frame_spans(
-    graph: &Graph,
+    flow: &Flow<'_>,
     layer: &[usize],
     counted: impl Fn(usize) -> bool,
 ) -> (Vec<usize>, Vec<usize>) {
-    let mut start = vec![usize::MAX; graph.frames.len()];
-    let mut reach = vec![0; graph.frames.len()];
+    let mut start = vec![usize::MAX; flow.frames.len()];
+    let mut reach = vec![0; flow.frames.len()];
     for (node, &at) in layer.iter().enumerate().filter(|&(node, _)| counted(node)) {
-        let mut frame = graph.nodes[node].frame;
-        while let Some(f) = frame {
+        for &f in flow.frames.chain(flow.graph.nodes[node].frame) {
             start[f] = start[f].min(at);
             reach[f] = reach[f].max(at);
-            frame = graph.frames[f].parent;
         }
     }
     (start, reach)

@@ -210,7 +210,7 @@ impl std::error::Error for Invalid {}
 pub fn lay_out(graph: &Graph) -> Result<Layout, Invalid> {
     check(graph)?;
     let frames = FrameTree::new(&graph.frames);
-    let layering = layers::assign(graph);
+    let layering = layers::assign(graph, &frames);
     let mut proper = proper::build(graph, &layering, &frames);
     order::reduce_crossings(&mut proper, &frames);
     let placed = place::place(graph, &proper, &frames);

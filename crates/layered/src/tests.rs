@@ -133,8 +133,9 @@ fn check(graph: &Graph, layout: &Layout) {
 
 /// The dummy points the proper graph of `g` adds to its nodes.
 fn dummies(g: &Graph) -> usize {
-    let layering = layers::assign(g);
-    let proper = proper::build(g, &layering, &FrameTree::new(&g.frames));
+    let frames = FrameTree::new(&g.frames);
+    let layering = layers::assign(g, &frames);
+    let proper = proper::build(g, &layering, &frames);
     proper.vertices.len() - g.nodes.len()
 }
 

@@ -41,7 +41,7 @@ pub(crate) fn interruptible<T: Send + 'static>(
         })?;
     let worker = worker.thread().id();
     let mut receiver = receiver;
-    let mut shown = Shown::new(py);
+    let mut shown = Shown::default();
     let outcome = loop {
         // The receiver goes into the GIL-free wait and comes back (it is Send, not Sync).
         let (received, back) = py.detach(move || (receiver.recv_timeout(CHECK_EVERY), receiver));
@@ -69,34 +69,21 @@ pub(crate) fn interruptible<T: Send + 'static>(
 /// What the waiting thread has shown of the progress: its `tl_draw._progress.Display`, made
 /// once the drawing has run a second (or `tl_draw._progress.SHOW_AFTER` seconds, when set).
 /// A display that raises is dropped for the rest of the drawing: progress never stops one.
+#[derive(Default)]
 struct Shown {
     display: Option<Py<PyAny>>,
     broken: bool,
-    show_after: Duration,
+    /// Read at the first report, so that a drawing done within one wait reads nothing.
+    show_after: Option<Duration>,
 }
 
 impl Shown {
-    fn new(py: Python<'_>) -> Shown {
-        let show_after = py
-            .import("tl_draw._progress")
-            .and_then(|module| module.getattr("SHOW_AFTER"))
-            .and_then(|seconds| seconds.extract::<Option<f64>>())
-            .ok()
-            .flatten()
-            .and_then(|seconds| Duration::try_from_secs_f64(seconds).ok())
-            .unwrap_or(SHOW_AFTER);
-        Shown {
-            display: None,
-            broken: false,
-            show_after,
-        }
-    }
-
     fn report(&mut self, py: Python<'_>, progress: &Progress) {
         let Some(snapshot) = progress.now() else {
             return;
         };
-        if self.broken || snapshot.elapsed < self.show_after {
+        let show_after = *self.show_after.get_or_insert_with(|| show_after(py));
+        if self.broken || snapshot.elapsed < show_after {
             return;
         }
         let text = tl_draw::progress::describe(&snapshot);
@@ -122,4 +109,15 @@ impl Shown {
             let _ = display.bind(py).call_method0("finish");
         }
     }
+}
+
+/// `tl_draw._progress.SHOW_AFTER` when it is a number of seconds, else the core's delay.
+fn show_after(py: Python<'_>) -> Duration {
+    py.import("tl_draw._progress")
+        .and_then(|module| module.getattr("SHOW_AFTER"))
+        .and_then(|seconds| seconds.extract::<Option<f64>>())
+        .ok()
+        .flatten()
+        .and_then(|seconds| Duration::try_from_secs_f64(seconds).ok())
+        .unwrap_or(SHOW_AFTER)
 }
