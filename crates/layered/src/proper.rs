@@ -7,10 +7,14 @@
 //! A node with fewer long arrows gives each its own chain, free to run on the side of its
 //! head (a shared trunk drew GELU's two skips on one side, one of them out and back). Long
 //! arrows that converge on one node, each the only long arrow of its tail, share a
-//! converging trunk the same way (every step of a scan collected by one `stack`). A dummy
-//! sits in the innermost frame holding both ends of what it still carries, so arrows leave
-//! frames rather than cut through them. A frame with no point on a layer it spans gets an
-//! empty filler there, so that layer's ordering keeps room for the frame.
+//! converging trunk the same way (every step of a scan collected by one `stack`). A trunk's
+//! dummy sits in the innermost frame holding both ends of what it still carries; an arrow
+//! with a chain of its own runs inside the frame around its head from the first layer that
+//! frame's nodes reach, and inside the frame around its tail up to the last (a residual
+//! beside its block's chain, not around the block's side). So arrows enter and leave
+//! frames across their ends, never through a frame they do not reach. A frame with no point
+//! on a layer it spans gets an empty filler there, so that layer's ordering keeps room for
+//! the frame.
 
 use crate::layers::{span, Layering, HUB_READERS};
 use crate::{FrameTree, Graph};
@@ -114,7 +118,46 @@ impl Proper {
     }
 }
 
+/// Where one arrow's dummies sit: the frames around its ends, and the layers each frame's
+/// nodes span.
+struct Reach<'a> {
+    frames: &'a FrameTree,
+    /// Per frame: the first and last layer of a node inside it (`usize::MAX..0`: none).
+    spans: Vec<(usize, usize)>,
+}
+
+impl<'a> Reach<'a> {
+    fn new(graph: &Graph, layering: &Layering, frames: &'a FrameTree) -> Reach<'a> {
+        let mut spans = vec![(usize::MAX, 0); frames.len()];
+        for (node, &layer) in graph.nodes.iter().zip(&layering.layer) {
+            for &f in frames.chain(node.frame) {
+                spans[f] = (spans[f].0.min(layer), spans[f].1.max(layer));
+            }
+        }
+        Reach { frames, spans }
+    }
+
+    /// The frame a dummy of an arrow from a node in `tail` to one in `head` sits in on
+    /// `layer`: the innermost frame around the head, or else the tail, that is not around
+    /// both and whose nodes reach `layer`; otherwise the innermost frame around both. So
+    /// an arrow into a block runs inside it from the block's first layer, and one out of a
+    /// block inside it to its last, as dot draws a residual, instead of around its side.
+    fn frame(&self, layer: usize, tail: Option<usize>, head: Option<usize>) -> Option<usize> {
+        let common = self.frames.common(tail, head);
+        let shared = self.frames.chain(common).len();
+        let within = |end: Option<usize>| {
+            self.frames.chain(end)[shared..]
+                .iter()
+                .rev()
+                .find(|&&f| self.spans[f].0 <= layer && layer <= self.spans[f].1)
+                .copied()
+        };
+        within(head).or_else(|| within(tail)).or(common)
+    }
+}
+
 pub(crate) fn build(graph: &Graph, layering: &Layering, frames: &FrameTree) -> Proper {
+    let reach = Reach::new(graph, layering, frames);
     let mut proper = Proper {
         vertices: Vec::with_capacity(graph.nodes.len() * 2),
         layers: vec![Vec::new(); layering.count],
@@ -148,7 +191,7 @@ pub(crate) fn build(graph: &Graph, layering: &Layering, frames: &FrameTree) -> P
         let (from, to) = ends(edge);
         let length = layering.layer[to] - layering.layer[from];
         if graph.edges[edge].label.is_some() {
-            labelled_chain(graph, layering, frames, &mut proper, edge, (from, to));
+            labelled_chain(graph, layering, &reach, &mut proper, edge, (from, to));
         } else if length == 1 {
             proper.link(from, to);
             proper.paths[edge] = Path::Points(vec![from, to]);
@@ -174,16 +217,10 @@ pub(crate) fn build(graph: &Graph, layering: &Layering, frames: &FrameTree) -> P
         if edges.len() >= HUB_READERS {
             trunk(graph, layering, frames, &mut proper, tail, edges, &ends);
         } else {
-            for edge in edges.iter_mut() {
-                trunk(
-                    graph,
-                    layering,
-                    frames,
-                    &mut proper,
-                    tail,
-                    std::slice::from_mut(edge),
-                    &ends,
-                );
+            for &edge in edges.iter() {
+                let (from, to) = ends(edge);
+                let path = own_chain(graph, layering, &reach, &mut proper, (from, to));
+                proper.paths[edge] = Path::Points(path);
             }
         }
     }
@@ -195,30 +232,43 @@ pub(crate) fn build(graph: &Graph, layering: &Layering, frames: &FrameTree) -> P
 fn labelled_chain(
     graph: &Graph,
     layering: &Layering,
-    frames: &FrameTree,
+    reach: &Reach<'_>,
     proper: &mut Proper,
     edge: usize,
     (from, to): (usize, usize),
 ) {
-    let frame = frames.common(graph.nodes[from].frame, graph.nodes[to].frame);
+    let path = own_chain(graph, layering, reach, proper, (from, to));
     let (first, last) = (layering.layer[from], layering.layer[to]);
     let middle = first + (last - first).max(span(graph, edge)) / 2;
     let label = graph.edges[edge].label.unwrap_or_default();
+    if last > first + 1 {
+        let dummy = path[middle.min(last - 1) - first];
+        let v = &mut proper.vertices[dummy];
+        v.right = label.breadth + graph.node_gap / 2.0;
+        v.depth = label.depth;
+        proper.label_vertex[edge] = Some(dummy);
+    }
+    proper.paths[edge] = Path::Points(path);
+}
+
+/// A chain of dummies of its own from `from` to `to`, ends included.
+fn own_chain(
+    graph: &Graph,
+    layering: &Layering,
+    reach: &Reach<'_>,
+    proper: &mut Proper,
+    (from, to): (usize, usize),
+) -> Vec<usize> {
+    let (tail_frame, head_frame) = (graph.nodes[from].frame, graph.nodes[to].frame);
     let mut path = vec![from];
-    for layer in first + 1..last {
-        let dummy = proper.dummy(layer, frame);
-        if layer == middle.min(last - 1) {
-            let v = &mut proper.vertices[dummy];
-            v.right = label.breadth + graph.node_gap / 2.0;
-            v.depth = label.depth;
-            proper.label_vertex[edge] = Some(dummy);
-        }
+    for layer in layering.layer[from] + 1..layering.layer[to] {
+        let dummy = proper.dummy(layer, reach.frame(layer, tail_frame, head_frame));
         proper.link(*path.last().unwrap_or(&from), dummy);
         path.push(dummy);
     }
     proper.link(*path.last().unwrap_or(&from), to);
     path.push(to);
-    proper.paths[edge] = Path::Points(path);
+    path
 }
 
 /// One chain shared by the long unlabelled arrows leaving `tail`.

@@ -281,6 +281,41 @@ fn a_node_with_few_long_arrows_gives_each_its_own_chain() {
 }
 
 #[test]
+fn a_residual_runs_inside_the_block_it_enters() {
+    // Input 0 outside block frame 0; the block holds attention frame 1 (nodes 1 -> 2 -> 3)
+    // and the residual add 4, which reads 3 and 0. The skip 0 -> 4 enters the block at its
+    // first layer and runs inside it beside the attention frame, as dot draws a residual,
+    // not around the block's side.
+    let frames = vec![frame(None), frame(Some(0))];
+    let at = [None, Some(1), Some(1), Some(1), Some(0)];
+    let mut edges: Vec<Edge> = (0..4).map(|i| edge(i, i + 1)).collect();
+    edges.push(edge(0, 4));
+    let g = graph(at.into_iter().map(node).collect(), edges, frames);
+    let tree = FrameTree::new(&g.frames);
+    let layering = layers::assign(&g, &tree);
+    let proper = proper::build(&g, &layering, &tree);
+    let skip: Vec<Option<usize>> = proper.vertices[g.nodes.len()..]
+        .iter()
+        .map(|v| v.frame)
+        .collect();
+    assert_eq!(skip, vec![Some(0); 3], "{:?}", layering.layer);
+    let layout = lay_out(&g).unwrap();
+    check(&g, &layout);
+    let block = layout.frames[0];
+    let route = &layout.edges[4];
+    for p in route
+        .points
+        .iter()
+        .filter(|p| p.y > block.min.y && p.y < block.max.y)
+    {
+        assert!(
+            block.min.x < p.x && p.x < block.max.x,
+            "the skip leaves the block at {p:?}: {block:?}"
+        );
+    }
+}
+
+#[test]
 fn arrows_collected_by_one_node_share_one_converging_trunk() {
     // A chain of 40 nodes; node 40, after the chain, collects every fourth of them.
     let nodes: Vec<Node> = (0..41).map(|_| node(None)).collect();

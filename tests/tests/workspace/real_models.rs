@@ -537,7 +537,9 @@ fn a_cell_called_in_a_loop_folds_into_its_first_call_and_the_later_ones() {
 /// The layout quality any engine must keep (issue 33; `docs/performance.md`, "Layout
 /// quality"): on real models, no arrow is drawn through a node it does not join and no two
 /// frames overlap without one holding the other; and the layered engine's crossings stay
-/// within 30% of graphviz-pure's where both lay a model out (T5 1.15x, Mixtral 1.26x).
+/// within 30% of graphviz-pure's where both lay a model out (T5 1.07x, Mixtral 1.27x,
+/// Whisper 1.12x), its arrows within 30% of graphviz-pure's length on GPT-2 small (1.24x)
+/// and ResNet-50 (1.14x).
 #[test]
 fn real_layouts_draw_no_arrow_through_a_node_and_no_overlapping_frames() {
     use tl_layout::{lay_out, LayoutEngine, TextFormat};
@@ -546,6 +548,7 @@ fn real_layouts_draw_no_arrow_through_a_node_and_no_overlapping_frames() {
         ("gpt2_small", LayoutEngine::Embedded),
         ("t5_small", LayoutEngine::Embedded),
         ("mixtral_4", LayoutEngine::Embedded),
+        ("whisper_tiny", LayoutEngine::Embedded),
         ("resnet50", LayoutEngine::Layered),
         ("gpt2_small", LayoutEngine::Layered),
         ("t5_small", LayoutEngine::Layered),
@@ -555,7 +558,7 @@ fn real_layouts_draw_no_arrow_through_a_node_and_no_overlapping_frames() {
         ("lstmcell_64", LayoutEngine::Layered),
         ("whisper_tiny", LayoutEngine::Layered),
     ];
-    let mut crossings = std::collections::BTreeMap::new();
+    let mut measured = std::collections::BTreeMap::new();
     for (name, engine) in cases {
         let trace = Trace::load(real(name)).unwrap();
         let drawing = draw(&trace, &DrawOptions::default().force(true)).unwrap();
@@ -574,13 +577,24 @@ fn real_layouts_draw_no_arrow_through_a_node_and_no_overlapping_frames() {
             quality.frames_overlapping, 0,
             "{name} {engine:?}: {quality:?}"
         );
-        crossings.insert((name, engine == LayoutEngine::Layered), quality.crossings);
+        measured.insert((name, engine == LayoutEngine::Layered), quality);
     }
-    for (&(name, layered), &layered_crossings) in &crossings {
-        if let (true, Some(&dot)) = (layered, crossings.get(&(name, false))) {
+    for (&(name, layered), quality) in &measured {
+        let Some(dot) = measured.get(&(name, false)).filter(|_| layered) else {
+            continue;
+        };
+        assert!(
+            quality.crossings as f64 <= 1.3 * dot.crossings as f64,
+            "{name}: the layered engine crosses {} times, graphviz-pure {}",
+            quality.crossings,
+            dot.crossings
+        );
+        if ["gpt2_small", "resnet50"].contains(&name) {
             assert!(
-                layered_crossings as f64 <= 1.3 * dot as f64,
-                "{name}: the layered engine crosses {layered_crossings} times, graphviz-pure {dot}"
+                quality.arrow_length <= 1.3 * dot.arrow_length,
+                "{name}: the layered engine's arrows are {:.0} pt long, graphviz-pure's {:.0}",
+                quality.arrow_length,
+                dot.arrow_length
             );
         }
     }
