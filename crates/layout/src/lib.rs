@@ -1,8 +1,8 @@
 //! The layout stage: DOT text in, laid-out text out.
 //!
 //! - [`lay_out`] runs a layout engine ([`LayoutEngine`]: the embedded graphviz-pure,
-//!   tl-draw's own layered engine `tl-layered` for large drawings (`layered.rs`: sizes from
-//!   graphviz-pure, positions handed back to its keep-positions renderer), or the system's
+//!   tl-draw's own layered engine `tl-layered` for large drawings (`layered/`: sizes from
+//!   graphviz-pure, positions handed back as its keep-positions path would), or the system's
 //!   Graphviz `dot`) once and writes each [`TextFormat`] asked for, returned as a
 //!   typed [`LaidOut`]; the embedded engine's last few layouts are remembered by their DOT
 //!   source (`recent.rs`), so drawing the same thing again skips the layout.
@@ -23,6 +23,6 @@ pub mod progress;
 pub mod quality;
 mod recent;
 
-pub use engine::{lay_out, LaidOut, LayoutEngine, TextFormat};
+pub use engine::{lay_out, lay_out_layered_by_graphviz, LaidOut, LayoutEngine, TextFormat};
 pub use error::LayoutError;
 pub use recent::forget_recent_layouts;

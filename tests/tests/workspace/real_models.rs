@@ -600,6 +600,63 @@ fn real_layouts_draw_no_arrow_through_a_node_and_no_overlapping_frames() {
     }
 }
 
+/// The layered engine writes its positions onto graphviz-pure's graph itself
+/// (`tl_layout`'s `keep_positions`) instead of through graphviz-pure's keep-positions path,
+/// which reads them back and sizes every label again: every format must come out the same,
+/// byte for byte, on every real model at full detail and on guide fixtures with pictures,
+/// floating labels, a dark theme and each direction.
+#[test]
+fn the_layered_engine_writes_what_graphviz_pures_keep_positions_path_writes() {
+    use tl_draw::{Direction, ThemeName, View};
+    use tl_layout::{lay_out, lay_out_layered_by_graphviz, LayoutEngine, TextFormat};
+    let formats = [
+        TextFormat::Svg,
+        TextFormat::Json,
+        TextFormat::Xdot,
+        TextFormat::Plain,
+    ];
+    let mut cases: Vec<(String, PathBuf, DrawOptions)> = committed()
+        .into_iter()
+        .map(|name| {
+            let path = real(&name);
+            (name, path, DrawOptions::default().force(true))
+        })
+        .collect();
+    let guide = fixtures_dir();
+    cases.extend([
+        (
+            "photo, debug view".to_owned(),
+            guide.join("photo.json"),
+            DrawOptions::default().view(View::Debug),
+        ),
+        (
+            "control flow, dark, left to right".to_owned(),
+            guide.join("control_flow.json"),
+            DrawOptions::default()
+                .theme(ThemeName::Dark)
+                .direction(Direction::LeftRight),
+        ),
+        (
+            "gpt2, top down".to_owned(),
+            guide.join("gpt2.json"),
+            DrawOptions::default().direction(Direction::TopDown),
+        ),
+    ]);
+    for (name, path, options) in cases {
+        let trace = Trace::load(&path).unwrap();
+        let drawing = draw(&trace, &options).unwrap();
+        let own = lay_out(&drawing.dot, &formats, LayoutEngine::Layered).unwrap();
+        let reference = lay_out_layered_by_graphviz(&drawing.dot, &formats).unwrap();
+        for format in formats {
+            assert!(
+                own.get(format) == reference.get(format),
+                "{name}: the {} differs from graphviz-pure's keep-positions path",
+                format.name()
+            );
+        }
+    }
+}
+
 /// The layered engine is deterministic and `auto` picks it only past the switch point: the
 /// guide's models keep graphviz-pure (their figures and goldens do not change), the large
 /// ones get the layered engine, and what it writes is the same text every time.

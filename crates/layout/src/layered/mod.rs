@@ -1,0 +1,308 @@
+//! The layered engine (`tl-layered`) behind the same DOT-in, text-out door as graphviz-pure.
+//!
+//! graphviz-pure parses the DOT and sizes every node, caption and label exactly as its `dot`
+//! would (`input.rs`); `tl-layered` places them; the positions go back on the graph as
+//! Graphviz's own attributes (`pos` on nodes and arrows, `bb` and `lp` on frames, `lp`/`xlp`/
+//! `head_lp`/`tail_lp` on labels, `page.rs`) and as the layout results that graphviz-pure's
+//! keep-positions path (`neato -n2`) would derive from them (`keep_positions.rs`, which
+//! falls back to that path for graphs it does not cover); graphviz-pure's writers then
+//! write the formats. So SVG, JSON, xdot and plain, and everything drawn from them, read the
+//! same way whichever engine placed the nodes.
+
+use std::borrow::Cow;
+
+use graphviz_pure_core::charset::{self, Decoded};
+use graphviz_pure_core::{AttrSym, Graph};
+use tl_layered::Size;
+
+use self::input::{engine_input, Direction, Frames};
+use self::keep_positions::{rounded, PlacedEdge, Placement};
+use self::page::{num, push_num, Page};
+use crate::engine::TextFormat;
+use crate::error::LayoutError;
+
+mod input;
+mod keep_positions;
+mod page;
+
+const POINTS_PER_INCH: f64 = 72.0;
+
+/// Who writes the layered engine's positions onto graphviz-pure's graph.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Writer {
+    /// `keep_positions`, falling back to graphviz-pure's path for what it does not cover.
+    Own,
+    /// graphviz-pure's keep-positions path (`neato -n2`), always: the reference.
+    Graphviz,
+}
+
+/// Lays `dot` out with the layered engine and writes each format.
+pub(crate) fn lay_out(
+    dot: &str,
+    formats: &[TextFormat],
+    writer: Writer,
+) -> Result<Vec<String>, LayoutError> {
+    let failed = |detail: String| LayoutError::Failed {
+        engine: "layered",
+        detail,
+    };
+    let (result, _diagnostics) = graphviz_pure_core::diag::capture(|| {
+        let mut graph = graphviz_pure_render::decoded::parse_dot(&Decoded::from_text(dot))
+            .map_err(|e| e.to_string())?;
+        keep_positions::begin(&graph);
+        let placement = place(&mut graph)?;
+        if writer == Writer::Own && keep_positions::applies(&graph, &placement) {
+            keep_positions::write(&mut graph, &placement);
+        } else {
+            keep_positions_by_graphviz(&mut graph)?;
+        }
+        crate::progress::mark(crate::progress::Step::Writing);
+        formats
+            .iter()
+            .map(|format| {
+                let format = graphviz_pure_render::OutputFormat::parse(format.name())
+                    .map_err(|e| e.to_string())?;
+                let text = graphviz_pure_render::render_graph(&graph, format)
+                    .map_err(|e| e.to_string())?;
+                Ok(match charset::to_text(&text) {
+                    Cow::Borrowed(_) => text,
+                    Cow::Owned(owned) => owned,
+                })
+            })
+            .collect::<Result<Vec<String>, String>>()
+    });
+    result.map_err(failed)
+}
+
+/// graphviz-pure's own keep-positions path (`neato -n2`), which reads the positions back
+/// from the attributes [`place`] wrote: for graphs `keep_positions` does not cover, and as
+/// the reference its results are compared with.
+fn keep_positions_by_graphviz(graph: &mut Graph) -> Result<(), String> {
+    graphviz_pure_layout::layout_graph(graph, graphviz_pure_layout::LayoutEngine::Nop2)
+        .map_err(|e| e.to_string())
+}
+
+/// Places every node, frame, arrow and label of `graph`, as Graphviz attributes, and
+/// returns the same positions as numbers.
+fn place(graph: &mut Graph) -> Result<Placement, String> {
+    let direction = Direction::of(graph);
+    graphviz_pure_geom::size_graph_nodes(graph).map_err(|e| e.to_string())?;
+    crate::progress::mark(crate::progress::Step::Placing);
+    let frames = Frames::of(graph);
+    let (input, label_sizes) = engine_input(graph, direction, &frames)?;
+    let layout = tl_layered::lay_out(&input).map_err(|e| e.to_string())?;
+    let page = Page::new(direction, &layout.bounds);
+    let at = |p: tl_layered::Point| {
+        let p = page.map(p);
+        graphviz_pure_core::Point::new(rounded(p.x), rounded(p.y))
+    };
+    let mut placement = Placement {
+        nodes: layout.nodes.iter().map(|&p| at(p)).collect(),
+        edges: Vec::with_capacity(layout.edges.len()),
+        frames: Vec::with_capacity(frames.subgraphs.len()),
+    };
+    for (node, p) in graph.nodes.iter_mut().zip(&placement.nodes) {
+        node.attrs
+            .insert("pos".to_owned(), format!("{},{}!", num(p.x), num(p.y)));
+    }
+    for ((edge, route), sizes) in graph.edges.iter_mut().zip(&layout.edges).zip(&label_sizes) {
+        let tip = at(route.tip);
+        let points: Vec<graphviz_pure_core::Point> = route.points.iter().map(|&p| at(p)).collect();
+        let mut pos = String::with_capacity(points.len() * 16);
+        pos.push('e');
+        for p in std::iter::once(&tip).chain(&points) {
+            pos.push(if pos.len() == 1 { ',' } else { ' ' });
+            push_num(&mut pos, p.x);
+            pos.push(',');
+            push_num(&mut pos, p.y);
+        }
+        edge.attrs.insert("pos".to_owned(), pos);
+        let centres = [
+            route.label,
+            route.floating_label,
+            route.head_label,
+            route.tail_label,
+        ];
+        let mut labels = [None; 4];
+        for (index, key) in ["lp", "xlp", "head_lp", "tail_lp"].into_iter().enumerate() {
+            if let Some(centre) = centres[index] {
+                let centre = at(centre);
+                edge.attrs.insert(
+                    key.to_owned(),
+                    format!("{},{}", num(centre.x), num(centre.y)),
+                );
+                labels[index] = sizes[index].map(|size| (centre, size));
+            }
+        }
+        placement.edges.push(PlacedEdge {
+            points,
+            tip,
+            labels,
+        });
+    }
+    for (frame, &subgraph) in frames.subgraphs.iter().enumerate() {
+        let (corner, far) = page.rect(&layout.frames[frame]);
+        let (min, max) = (
+            graphviz_pure_core::Point::new(rounded(corner.x), rounded(corner.y)),
+            graphviz_pure_core::Point::new(rounded(far.x), rounded(far.y)),
+        );
+        let caption = input.frames[frame].caption;
+        let caption = if direction.across() {
+            Size {
+                breadth: caption.depth,
+                depth: caption.breadth,
+            }
+        } else {
+            caption
+        };
+        // Captions sit at the frame's top left, as the guide draws them.
+        let centre = graphviz_pure_core::Point::new(
+            rounded(corner.x + caption.breadth / 2.0),
+            rounded(far.y - caption.depth / 2.0),
+        );
+        let attrs = &mut graph.subgraphs[subgraph].graph_attrs;
+        attrs.insert(
+            "bb".to_owned(),
+            format!(
+                "{},{},{},{}",
+                num(min.x),
+                num(min.y),
+                num(max.x),
+                num(max.y)
+            ),
+        );
+        attrs.insert(
+            "lp".to_owned(),
+            format!("{},{}", num(centre.x), num(centre.y)),
+        );
+        placement.frames.push((
+            subgraph,
+            graphviz_pure_core::BoundingBox::new(min.x, min.y, max.x, max.y),
+            centre,
+        ));
+    }
+    declare(graph);
+    Ok(placement)
+}
+
+/// Graphviz reads a position only when its attribute is declared on the graph.
+fn declare(graph: &mut Graph) {
+    let Some(dicts) = graph.dicts.first_mut() else {
+        return;
+    };
+    let mut next = dicts
+        .graph
+        .values()
+        .chain(dicts.node.values())
+        .chain(dicts.edge.values())
+        .map(|s| s.id + 1)
+        .max()
+        .unwrap_or(0);
+    let mut add = |map: &mut std::collections::BTreeMap<String, AttrSym>, key: &str| {
+        map.entry(key.to_owned()).or_insert_with(|| {
+            next += 1;
+            AttrSym {
+                print: true,
+                id: next - 1,
+                ..AttrSym::default()
+            }
+        });
+    };
+    add(&mut dicts.node, "pos");
+    for key in ["pos", "lp", "xlp", "head_lp", "tail_lp"] {
+        add(&mut dicts.edge, key);
+    }
+    for key in ["bb", "lp"] {
+        add(&mut dicts.graph, key);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::{lay_out, LayoutEngine, TextFormat};
+
+    const DOT: &str = r#"digraph G {
+        graph [label="header" labeljust=l labelloc=t ordering=out rankdir=BT]
+        node [shape=box]
+        input -> a
+        subgraph cluster_block {
+            label="@block" labelloc=b margin=20
+            a -> b
+            b -> c [label="x2"]
+            subgraph cluster_inner { label="@inner" margin=12  c -> d }
+        }
+        input -> d
+        d -> output [xlabel="arg 1"]
+        { rank=sink output }
+    }"#;
+
+    fn laid_out(dot: &str) -> serde_json::Value {
+        let json = lay_out(dot, &[TextFormat::Json], LayoutEngine::Layered)
+            .unwrap()
+            .take(TextFormat::Json);
+        serde_json::from_str(&json).unwrap()
+    }
+
+    #[test]
+    fn the_layered_engine_writes_graphviz_json_with_frames_labels_and_no_crossed_node() {
+        let json = laid_out(DOT);
+        let objects = json["objects"].as_array().unwrap();
+        let clusters: Vec<&serde_json::Value> = objects
+            .iter()
+            .filter(|o| o["name"].as_str().is_some_and(|n| n.starts_with("cluster")))
+            .collect();
+        assert_eq!(clusters.len(), 2);
+        assert!(clusters.iter().all(|c| c["bb"].is_string()));
+        let edges = json["edges"].as_array().unwrap();
+        assert!(
+            edges.iter().any(|e| e["lp"].is_string()),
+            "the label is placed"
+        );
+        assert!(
+            edges.iter().any(|e| e["xlp"].is_string()),
+            "the floating label is placed"
+        );
+        let text = serde_json::to_string(&json).unwrap();
+        let quality = crate::quality::measure(&text).unwrap();
+        assert_eq!(quality.arrows_through_nodes, 0, "{quality:?}");
+        assert_eq!(quality.frames_overlapping, 0, "{quality:?}");
+        // Bottom to top: the output, pinned to the last layer, is above the input.
+        let y = |name: &str| -> f64 {
+            let node = objects.iter().find(|o| o["name"] == name).unwrap();
+            let pos = node["pos"].as_str().unwrap();
+            pos.split(',').nth(1).unwrap().parse().unwrap()
+        };
+        assert!(y("output") > y("d") && y("d") > y("input"));
+    }
+
+    #[test]
+    fn every_direction_lays_out_and_the_same_dot_gives_the_same_text() {
+        for direction in ["TB", "LR", "RL"] {
+            let dot = DOT.replace("rankdir=BT", &format!("rankdir={direction}"));
+            let first = lay_out(&dot, &[TextFormat::Svg], LayoutEngine::Layered)
+                .unwrap()
+                .take(TextFormat::Svg);
+            crate::forget_recent_layouts();
+            let again = lay_out(&dot, &[TextFormat::Svg], LayoutEngine::Layered)
+                .unwrap()
+                .take(TextFormat::Svg);
+            assert!(first.contains("@inner"), "{direction}");
+            assert_eq!(first, again, "{direction}");
+        }
+    }
+
+    #[test]
+    fn coordinates_are_written_as_graphviz_writes_them() {
+        assert_eq!(super::num(12.0), "12");
+        assert_eq!(super::num(12.345), "12.35");
+        assert_eq!(super::num(-0.001), "0");
+        assert_eq!(super::num(3.10), "3.1");
+    }
+
+    #[test]
+    fn malformed_dot_is_a_coded_failure_of_the_layered_engine() {
+        let error = lay_out("digraph {", &[TextFormat::Svg], LayoutEngine::Layered).unwrap_err();
+        assert_eq!(error.code(), "graphviz_render_failed");
+        assert!(error.to_string().contains("layered"), "{error}");
+    }
+}
