@@ -316,6 +316,23 @@ fn a_residual_runs_inside_the_block_it_enters() {
 }
 
 #[test]
+fn the_median_pull_sides_with_the_heavier_half() {
+    // Two neighbours at 0 and one at 90: the median stays at 0 where the mean goes to 30;
+    // weights count, and between two middle places the point keeps the nearer.
+    let median = crate::place::weighted_median;
+    assert_eq!(
+        median(&mut [(90.0, 1.0), (0.0, 1.0), (0.0, 1.0)], 50.0),
+        0.0
+    );
+    assert_eq!(
+        median(&mut [(90.0, 8.0), (0.0, 1.0), (0.0, 2.0)], 50.0),
+        90.0
+    );
+    assert_eq!(median(&mut [(0.0, 1.0), (90.0, 1.0)], 50.0), 50.0);
+    assert_eq!(median(&mut [(0.0, 1.0), (40.0, 1.0)], 50.0), 40.0);
+}
+
+#[test]
 fn arrows_collected_by_one_node_share_one_converging_trunk() {
     // A chain of 40 nodes; node 40, after the chain, collects every fourth of them.
     let nodes: Vec<Node> = (0..41).map(|_| node(None)).collect();
