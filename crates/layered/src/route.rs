@@ -22,9 +22,10 @@ pub(crate) fn finish(
             y: placed.centre_y(layering.layer[n]),
         })
         .collect();
-    let edges: Vec<Route> = (0..graph.edges.len())
+    let mut edges: Vec<Route> = (0..graph.edges.len())
         .map(|edge| route(graph, layering, proper, placed, &nodes, edge))
         .collect();
+    spread_head_labels(graph, &mut edges);
     let frames: Vec<Rect> = placed
         .frames
         .iter()
@@ -37,6 +38,44 @@ pub(crate) fn finish(
         frames,
         layers: layering.layer.clone(),
         bounds,
+    }
+}
+
+/// Head labels of arrows into one node: the arrows end at the same tip, so each label would
+/// sit on the others. The one arriving from furthest left goes left of the tip, the others
+/// right of it side by side, in the order they arrive from (the rightmost outermost): the
+/// gap before the tip is too shallow to stack them along the flow.
+fn spread_head_labels(graph: &Graph, edges: &mut [Route]) {
+    let mut by_head: Vec<Vec<usize>> = vec![Vec::new(); graph.nodes.len()];
+    for (index, (edge, route)) in graph.edges.iter().zip(edges.iter()).enumerate() {
+        if edge.tail != edge.head && route.head_label.is_some() {
+            by_head[edge.head].push(index);
+        }
+    }
+    for arrows in by_head.iter_mut().filter(|arrows| arrows.len() >= 2) {
+        // Where each comes from: the start of its last curve.
+        let from = |route: &Route| route.points[route.points.len().saturating_sub(4)];
+        arrows.sort_by(|&a, &b| {
+            from(&edges[a])
+                .x
+                .total_cmp(&from(&edges[b]).x)
+                .then(a.cmp(&b))
+        });
+        let mut right = 4.0;
+        for (rank, &index) in arrows.iter().enumerate() {
+            let size = graph.edges[index].head_label.unwrap_or_default();
+            let route = &mut edges[index];
+            let tip = route.tip;
+            let Some(label) = route.head_label.as_mut() else {
+                continue;
+            };
+            if rank == 0 {
+                label.x = tip.x - 4.0 - size.breadth / 2.0;
+            } else {
+                label.x = tip.x + right + size.breadth / 2.0;
+                right += size.breadth + 4.0;
+            }
+        }
     }
 }
 

@@ -316,6 +316,49 @@ fn a_residual_runs_inside_the_block_it_enters() {
 }
 
 #[test]
+fn head_labels_of_arrows_into_one_node_do_not_overlap() {
+    // A residual add (3) reads the block's chain (0 -> 1 -> 2) and its input (0), and an op
+    // (5) reads three: each arrow's "arg k" head label sits apart from the others.
+    let mut edges = vec![edge(0, 1), edge(1, 2), edge(2, 3), edge(0, 3), edge(3, 4)];
+    edges.extend([edge(4, 5), edge(3, 5), edge(2, 5)]);
+    let label = Size {
+        breadth: 40.0,
+        depth: 22.0,
+    };
+    for e in [2, 3, 5, 6, 7] {
+        edges[e].head_label = Some(label);
+    }
+    let g = graph((0..6).map(|_| node(None)).collect(), edges, Vec::new());
+    let layout = lay_out(&g).unwrap();
+    check(&g, &layout);
+    let rect = |e: usize| {
+        let at = layout.edges[e].head_label.unwrap();
+        Rect {
+            min: Point {
+                x: at.x - label.breadth / 2.0,
+                y: at.y - label.depth / 2.0,
+            },
+            max: Point {
+                x: at.x + label.breadth / 2.0,
+                y: at.y + label.depth / 2.0,
+            },
+        }
+    };
+    for group in [&[2, 3][..], &[5, 6, 7][..]] {
+        for (i, &a) in group.iter().enumerate() {
+            for &b in &group[i + 1..] {
+                assert!(
+                    !overlap(&rect(a), &rect(b)),
+                    "labels of arrows {a} and {b} overlap: {:?} {:?}",
+                    rect(a),
+                    rect(b)
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn the_median_pull_sides_with_the_heavier_half() {
     // Two neighbours at 0 and one at 90: the median stays at 0 where the mean goes to 30;
     // weights count, and between two middle places the point keeps the nearer.
