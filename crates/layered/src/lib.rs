@@ -67,6 +67,21 @@ pub struct Node {
     pub size: Size,
     /// The innermost frame it sits in.
     pub frame: Option<usize>,
+    /// Its outline, where arrows end on it.
+    pub outline: Outline,
+}
+
+/// A node's outline, for where arrows end on its side facing them: several arrows into a
+/// box or an ellipse end side by side on it, into anything else at its middle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Outline {
+    /// A rectangle (a box, a 3-D box).
+    Box,
+    /// An ellipse filling the node's size.
+    Ellipse,
+    /// Another shape: arrows end at the middle of its side.
+    #[default]
+    Other,
 }
 
 /// An arrow from `tail` to `head`.

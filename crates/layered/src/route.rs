@@ -3,12 +3,14 @@
 //! An arrow leaves its tail's side facing the flow, runs straight through each layer it
 //! crosses (its dummy holds a place there, so no node is in the way) and bends only in the
 //! gaps between layers, with tangents along the flow: an S-curve when it shifts sideways.
-//! An arrow outside the layering (not ranked, or a loop) is drawn straight.
+//! Arrows into one box or ellipse end side by side on its outline, so each arrowhead shows,
+//! and their head labels sit apart. An arrow outside the layering (not ranked, or a loop) is
+//! drawn straight.
 
 use crate::layers::Layering;
 use crate::place::Placed;
 use crate::proper::{Path, Proper};
-use crate::{Graph, Layout, Point, Rect, Route, Size};
+use crate::{Graph, Layout, Outline, Point, Rect, Route, Size};
 
 pub(crate) fn finish(
     graph: &Graph,
@@ -22,8 +24,9 @@ pub(crate) fn finish(
             y: placed.centre_y(layering.layer[n]),
         })
         .collect();
+    let ports = head_ports(graph, proper, placed);
     let mut edges: Vec<Route> = (0..graph.edges.len())
-        .map(|edge| route(graph, layering, proper, placed, &nodes, edge))
+        .map(|edge| route(graph, layering, proper, placed, &nodes, edge, ports[edge]))
         .collect();
     spread_head_labels(graph, &mut edges);
     let frames: Vec<Rect> = placed
@@ -39,6 +42,53 @@ pub(crate) fn finish(
         layers: layering.layer.clone(),
         bounds,
     }
+}
+
+/// Most room between the ends of two arrows into one node.
+const PORT_GAP: f64 = 12.0;
+
+/// Per arrow: how far from its head's middle it ends. The ranked arrows into one box or
+/// ellipse end side by side on its near side, in the order they arrive from, at most
+/// [`PORT_GAP`] apart and within the middle half of it, so each arrowhead shows; into
+/// anything else, and alone, at the middle.
+fn head_ports(graph: &Graph, proper: &Proper, placed: &Placed) -> Vec<f64> {
+    let mut ports = vec![0.0; graph.edges.len()];
+    let mut by_head: Vec<Vec<(f64, usize)>> = vec![Vec::new(); graph.nodes.len()];
+    for (edge, path) in proper.paths.iter().enumerate() {
+        // The laid-out head, and the point the arrow comes to it from.
+        let (head, from) = match path {
+            Path::Points(points) if points.len() >= 2 => {
+                (points[points.len() - 1], points[points.len() - 2])
+            }
+            Path::Trunk {
+                tail,
+                trunk,
+                along,
+                head,
+            } => (
+                *head,
+                along
+                    .end
+                    .checked_sub(1)
+                    .map_or(*tail, |last| proper.trunks[*trunk][last]),
+            ),
+            _ => continue,
+        };
+        by_head[head].push((placed.x[from], edge));
+    }
+    for (head, arrows) in by_head.iter_mut().enumerate() {
+        let node = &graph.nodes[head];
+        if arrows.len() < 2 || node.outline == Outline::Other {
+            continue;
+        }
+        arrows.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let gaps = (arrows.len() - 1) as f64;
+        let gap = PORT_GAP.min(node.size.breadth / 2.0 / gaps);
+        for (rank, &(_, edge)) in arrows.iter().enumerate() {
+            ports[edge] = (rank as f64 - gaps / 2.0) * gap;
+        }
+    }
+    ports
 }
 
 /// Head labels of arrows into one node: the arrows end at the same tip, so each label would
@@ -61,7 +111,7 @@ fn spread_head_labels(graph: &Graph, edges: &mut [Route]) {
                 .total_cmp(&from(&edges[b]).x)
                 .then(a.cmp(&b))
         });
-        let mut right = 4.0;
+        let mut right = f64::NEG_INFINITY;
         for (rank, &index) in arrows.iter().enumerate() {
             let size = graph.edges[index].head_label.unwrap_or_default();
             let route = &mut edges[index];
@@ -72,8 +122,9 @@ fn spread_head_labels(graph: &Graph, edges: &mut [Route]) {
             if rank == 0 {
                 label.x = tip.x - 4.0 - size.breadth / 2.0;
             } else {
-                label.x = tip.x + right + size.breadth / 2.0;
-                right += size.breadth + 4.0;
+                let left = (tip.x + 4.0).max(right + 4.0);
+                label.x = left + size.breadth / 2.0;
+                right = left + size.breadth;
             }
         }
     }
@@ -86,6 +137,7 @@ fn route(
     placed: &Placed,
     nodes: &[Point],
     edge: usize,
+    port: f64,
 ) -> Route {
     let e = &graph.edges[edge];
     let ranked = !matches!(proper.paths[edge], Path::Unranked);
@@ -97,7 +149,7 @@ fn route(
             for &d in &points[1..points.len() - 1] {
                 line.through(proper, placed, d);
             }
-            line.finish(graph, proper, placed, nodes, last)
+            line.finish(graph, proper, placed, nodes, last, port)
         }
         Path::Trunk {
             tail,
@@ -117,7 +169,7 @@ fn route(
                     line.through(proper, placed, d);
                 }
             }
-            line.finish(graph, proper, placed, nodes, *head)
+            line.finish(graph, proper, placed, nodes, *head, port)
         }
     };
     if layering.reversed[edge] && ranked {
@@ -215,15 +267,26 @@ impl Line {
         placed: &Placed,
         nodes: &[Point],
         head: usize,
+        port: f64,
     ) -> Vec<Point> {
         let layer = proper.vertices[head].layer;
+        let node = &graph.nodes[head];
+        let x = nodes[head].x + port;
         self.push(Point {
-            x: nodes[head].x,
+            x,
             y: placed.layer_top[layer],
         });
+        // On an ellipse, an arrow off its middle ends where the outline has curved back.
+        let reach = match node.outline {
+            Outline::Ellipse if node.size.breadth > 0.0 => {
+                let across = (2.0 * port / node.size.breadth).clamp(-1.0, 1.0);
+                (1.0 - across * across).sqrt()
+            }
+            _ => 1.0,
+        };
         self.push(Point {
-            x: nodes[head].x,
-            y: nodes[head].y - graph.nodes[head].size.depth / 2.0,
+            x,
+            y: nodes[head].y - node.size.depth / 2.0 * reach,
         });
         self.points
     }

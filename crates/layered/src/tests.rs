@@ -9,6 +9,7 @@ fn node(frame: Option<usize>) -> Node {
             depth: 40.0,
         },
         frame,
+        outline: Outline::Ellipse,
     }
 }
 
@@ -316,9 +317,10 @@ fn a_residual_runs_inside_the_block_it_enters() {
 }
 
 #[test]
-fn head_labels_of_arrows_into_one_node_do_not_overlap() {
+fn arrows_into_one_node_end_apart_and_their_head_labels_do_not_overlap() {
     // A residual add (3) reads the block's chain (0 -> 1 -> 2) and its input (0), and an op
-    // (5) reads three: each arrow's "arg k" head label sits apart from the others.
+    // (5) reads three: each arrow ends at a point of its own on the head's outline, and its
+    // "arg k" head label sits apart from the others.
     let mut edges = vec![edge(0, 1), edge(1, 2), edge(2, 3), edge(0, 3), edge(3, 4)];
     edges.extend([edge(4, 5), edge(3, 5), edge(2, 5)]);
     let label = Size {
@@ -344,7 +346,29 @@ fn head_labels_of_arrows_into_one_node_do_not_overlap() {
             },
         }
     };
-    for group in [&[2, 3][..], &[5, 6, 7][..]] {
+    for (head, group) in [(3, &[2, 3][..]), (5, &[5, 6, 7][..])] {
+        // Each arrow ends on the head's outline (an ellipse), at a point of its own.
+        let (centre, size) = (layout.nodes[head], g.nodes[head].size);
+        for &e in group {
+            let tip = layout.edges[e].tip;
+            let (dx, dy) = (
+                (tip.x - centre.x) / (size.breadth / 2.0),
+                (tip.y - centre.y) / (size.depth / 2.0),
+            );
+            assert!(
+                (dx * dx + dy * dy - 1.0).abs() < 1e-6,
+                "arrow {e} ends at {tip:?}"
+            );
+        }
+        for (i, &a) in group.iter().enumerate() {
+            for &b in &group[i + 1..] {
+                let (ta, tb) = (layout.edges[a].tip, layout.edges[b].tip);
+                assert!(
+                    (ta.x - tb.x).abs() >= 6.0,
+                    "arrows {a} and {b} end together"
+                );
+            }
+        }
         for (i, &a) in group.iter().enumerate() {
             for &b in &group[i + 1..] {
                 assert!(

@@ -3,7 +3,7 @@
 
 use graphviz_pure_core::{AttrMap, Graph};
 use graphviz_pure_geom::NodeSizeEnv;
-use tl_layered::{CaptionSide, Edge, Frame, Node, Size};
+use tl_layered::{CaptionSide, Edge, Frame, Node, Outline, Size};
 
 use super::POINTS_PER_INCH;
 
@@ -145,6 +145,7 @@ pub(super) fn engine_input(
         .map(|(index, node)| Node {
             size: direction.size(node.width * POINTS_PER_INCH, node.height * POINTS_PER_INCH),
             frame: frames.homes[index],
+            outline: outline(node),
         })
         .collect();
     let (edges, label_sizes): (Vec<Edge>, Vec<LabelSizes>) = graph
@@ -248,4 +249,14 @@ pub(super) fn engine_input(
         },
     };
     Ok((input, label_sizes))
+}
+
+/// A node's outline as the engine sees it (in a flow across the page the engine's breadth
+/// and depth are the node's height and width, and an ellipse stays an ellipse).
+fn outline(node: &graphviz_pure_core::NodeData) -> Outline {
+    match node.attrs.get("shape").map_or("ellipse", String::as_str) {
+        "box" | "rect" | "rectangle" | "box3d" | "square" => Outline::Box,
+        "ellipse" | "oval" => Outline::Ellipse,
+        _ => Outline::Other,
+    }
 }
