@@ -50,8 +50,8 @@ fn graph(nodes: Vec<Node>, edges: Vec<Edge>, frames: Vec<Frame>) -> Graph {
     }
 }
 
-fn node_rect(graph: &Graph, layout: &Layout, n: usize) -> Rect {
-    let (at, size) = (layout.nodes[n], graph.nodes[n].size);
+/// The rectangle of `size` centred on `at`.
+fn centred(at: Point, size: Size) -> Rect {
     Rect {
         min: Point {
             x: at.x - size.breadth / 2.0,
@@ -62,6 +62,10 @@ fn node_rect(graph: &Graph, layout: &Layout, n: usize) -> Rect {
             y: at.y + size.depth / 2.0,
         },
     }
+}
+
+fn node_rect(graph: &Graph, layout: &Layout, n: usize) -> Rect {
+    centred(layout.nodes[n], graph.nodes[n].size)
 }
 
 fn overlap(a: &Rect, b: &Rect) -> bool {
@@ -333,19 +337,7 @@ fn arrows_into_one_node_end_apart_and_their_head_labels_do_not_overlap() {
     let g = graph((0..6).map(|_| node(None)).collect(), edges, Vec::new());
     let layout = lay_out(&g).unwrap();
     check(&g, &layout);
-    let rect = |e: usize| {
-        let at = layout.edges[e].head_label.unwrap();
-        Rect {
-            min: Point {
-                x: at.x - label.breadth / 2.0,
-                y: at.y - label.depth / 2.0,
-            },
-            max: Point {
-                x: at.x + label.breadth / 2.0,
-                y: at.y + label.depth / 2.0,
-            },
-        }
-    };
+    let rect = |e: usize| centred(layout.edges[e].head_label.unwrap(), label);
     for (head, group) in [(3, &[2, 3][..]), (5, &[5, 6, 7][..])] {
         // Each arrow ends on the head's outline (an ellipse), at a point of its own.
         let (centre, size) = (layout.nodes[head], g.nodes[head].size);
