@@ -109,7 +109,7 @@ pub(crate) fn applies(graph: &Graph, placement: &Placement) -> bool {
 }
 
 /// Writes `placement` on `graph` as the keep-positions path's layout results.
-pub(crate) fn write(graph: &mut Graph, placement: &Placement) {
+pub(crate) fn write(graph: &mut Graph, placement: Placement) {
     graph.layout.background = graphviz_pure_core::xdot::init_xdot(graph);
     // Positions are read in inches and written back in points (`user_pos`, `coord`).
     let mut inches: Vec<Point> = placement
@@ -117,14 +117,16 @@ pub(crate) fn write(graph: &mut Graph, placement: &Placement) {
         .iter()
         .map(|p| Point::new(p.x / POINTS_PER_INCH, p.y / POINTS_PER_INCH))
         .collect();
-    let mut edges: Vec<EdgeLabels> = placement.edges.iter().map(EdgeLabels::of).collect();
-    let mut splines: Vec<Vec<Point>> = placement.edges.iter().map(|e| e.points.clone()).collect();
-    let mut tips: Vec<Point> = placement.edges.iter().map(|e| e.tip).collect();
-    let mut clusters = registered_clusters(graph, placement);
-    let (mut root_label, root_flags) =
-        graph_label(&graph.graph_attrs, graph.root_name(), false, true);
+    let mut clusters = registered_clusters(graph, &placement);
+    let mut labels: Vec<EdgeLabels> = placement.edges.iter().map(EdgeLabels::of).collect();
+    let (mut splines, mut tips): (Vec<Vec<Point>>, Vec<Point>) = placement
+        .edges
+        .into_iter()
+        .map(|edge| (edge.points, edge.tip))
+        .unzip();
+    let (root_label, root_flags) = graph_label(&graph.graph_attrs, graph.root_name(), false, true);
 
-    let mut bb = bounding_box(graph, &inches, &splines, &edges, &clusters);
+    let mut bb = bounding_box(graph, &inches, &splines, &labels, &clusters);
     if bb.ll.x != 0.0 || bb.ll.y != 0.0 {
         let ll = bb.ll;
         let off = Point::new(ll.x / POINTS_PER_INCH, ll.y / POINTS_PER_INCH);
@@ -140,7 +142,7 @@ pub(crate) fn write(graph: &mut Graph, placement: &Placement) {
             tip.x -= ll.x;
             tip.y -= ll.y;
         }
-        for label in edges.iter_mut().flat_map(|e| e.0.iter_mut().flatten()) {
+        for label in labels.iter_mut().flat_map(|e| e.0.iter_mut().flatten()) {
             label.x -= ll.x;
             label.y -= ll.y;
         }
@@ -154,7 +156,7 @@ pub(crate) fn write(graph: &mut Graph, placement: &Placement) {
         }
     }
     let root_label_pos = root_label
-        .as_mut()
+        .as_ref()
         .map(|label| place_root_label(&mut bb, label, root_flags));
 
     graph.layout.odim = 2;
@@ -164,6 +166,7 @@ pub(crate) fn write(graph: &mut Graph, placement: &Placement) {
         node.layout.higher_dims = Vec::new();
     }
     for (index, edge) in graph.edges.iter_mut().enumerate() {
+        // `applies` holds the graph directed.
         let (_, head_type) = graphviz_pure_core::arrows::arrow_flags(&edge.attrs, true);
         edge.spline = Spline {
             segments: vec![BezierSegment {
@@ -174,7 +177,7 @@ pub(crate) fn write(graph: &mut Graph, placement: &Placement) {
                 eflag: head_type,
             }],
         };
-        let [label, floating, head, tail] = edges[index].0;
+        let [label, floating, head, tail] = labels[index].0;
         edge.label_pos = label;
         edge.label_unplaced = false;
         edge.layout.xlabel = floating;

@@ -52,7 +52,7 @@ pub(crate) fn lay_out(
         keep_positions::begin(&graph);
         let placement = place(&mut graph)?;
         if writer == Writer::Own && keep_positions::applies(&graph, &placement) {
-            keep_positions::write(&mut graph, &placement);
+            keep_positions::write(&mut graph, placement);
         } else {
             keep_positions_by_graphviz(&mut graph)?;
         }
