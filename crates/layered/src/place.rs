@@ -6,7 +6,8 @@
 //! variables for all its layers, frames come out as rectangles that never overlap. Each
 //! round pulls every point to the weighted mean of its neighbours, then makes that feasible
 //! twice, pushing right in the constraints' order and left in the reverse, and takes the mean
-//! of the two (the mean of two feasible placements is feasible).
+//! of the two (the mean of two feasible placements is feasible). A second run pulls to the
+//! weighted median instead, and the placement whose links travel less across is kept.
 //!
 //! y stacks the layers, each as deep as its deepest point, with room between them for the
 //! margins and captions of the frames ending and starting there.
@@ -73,7 +74,8 @@ pub(crate) fn place(graph: &Graph, proper: &Proper, frames: &FrameTree) -> Place
 }
 
 /// Where each round pulls a point: to the weighted mean of its neighbours' places, or to
-/// their weighted median (kept within the room it leaves, nearest the point's place).
+/// their weighted median (with an even split, the point's own place clamped between the
+/// two middle ones).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Pull {
     Mean,

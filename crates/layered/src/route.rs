@@ -91,10 +91,10 @@ fn head_ports(graph: &Graph, proper: &Proper, placed: &Placed) -> Vec<f64> {
     ports
 }
 
-/// Head labels of arrows into one node: the arrows end at the same tip, so each label would
-/// sit on the others. The one arriving from furthest left goes left of the tip, the others
-/// right of it side by side, in the order they arrive from (the rightmost outermost): the
-/// gap before the tip is too shallow to stack them along the flow.
+/// Head labels of arrows into one node: their tips are a few points apart, so a label beside
+/// each would sit on the next. The one arriving from furthest left goes left of its tip, the
+/// others right of theirs side by side, in the order they arrive from (the rightmost
+/// outermost): the gap before the tips is too shallow to stack them along the flow.
 fn spread_head_labels(graph: &Graph, edges: &mut [Route]) {
     let mut by_head: Vec<Vec<usize>> = vec![Vec::new(); graph.nodes.len()];
     for (index, (edge, route)) in graph.edges.iter().zip(edges.iter()).enumerate() {
