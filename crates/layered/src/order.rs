@@ -17,25 +17,28 @@ const SWEEPS: usize = 8;
 const LARGE: usize = 200_000;
 
 pub(crate) fn reduce_crossings(proper: &mut Proper, frames: &FrameTree) {
-    let start = proper.layers.clone();
-    let mut best: Option<(u64, Vec<Vec<usize>>)> = None;
     // Two ways to key a frame, each better on some models (T5 and Whisper by nodes, Mixtral
-    // with its arrows): the ordering with fewer crossings is kept, the first on a tie.
-    let keyings: &[Keying] = if proper.vertices.len() > LARGE {
-        &[Keying::Nodes]
+    // with its arrows): the ordering with fewer crossings is kept, the first on a tie. They
+    // run side by side, each on its own copy of the layers.
+    let mut by_nodes = proper.layers.clone();
+    if proper.vertices.len() > LARGE {
+        sweep(proper, &mut by_nodes, frames, Keying::Nodes);
+        proper.layers = by_nodes;
+        return;
+    }
+    let mut by_everything = proper.layers.clone();
+    let shared: &Proper = proper;
+    let (nodes_crossed, everything_crossed) = std::thread::scope(|scope| {
+        let everything =
+            scope.spawn(|| sweep(shared, &mut by_everything, frames, Keying::Everything));
+        let nodes = sweep(shared, &mut by_nodes, frames, Keying::Nodes);
+        (nodes, everything.join().unwrap_or(u64::MAX))
+    });
+    proper.layers = if everything_crossed < nodes_crossed {
+        by_everything
     } else {
-        &[Keying::Nodes, Keying::Everything]
+        by_nodes
     };
-    for &keying in keyings {
-        proper.layers.clone_from(&start);
-        let crossed = sweep(proper, frames, keying);
-        if best.as_ref().is_none_or(|(fewest, _)| crossed < *fewest) {
-            best = Some((crossed, proper.layers.clone()));
-        }
-    }
-    if let Some((_, layers)) = best {
-        proper.layers = layers;
-    }
 }
 
 /// What a frame's sort key is the mean position of.
@@ -48,17 +51,17 @@ enum Keying {
 }
 
 /// Barycentric sweeps then `transpose`, from the layers' creation order; the crossings left.
-fn sweep(proper: &mut Proper, frames: &FrameTree, keying: Keying) -> u64 {
+fn sweep(proper: &Proper, layers: &mut Vec<Vec<usize>>, frames: &FrameTree, keying: Keying) -> u64 {
     let mut pos = vec![0.0f64; proper.vertices.len()];
     // First order: creation order (nodes in the trace's execution order, then dummies).
     let initial: Vec<f64> = (0..proper.vertices.len()).map(|v| v as f64).collect();
     let keys = frame_keys(proper, frames, &initial, keying);
-    for layer in 0..proper.layers.len() {
-        sort_layer(proper, frames, layer, &initial, &keys);
+    for layer in 0..layers.len() {
+        sort_layer(proper, layers, frames, layer, &initial, &keys);
     }
-    positions(proper, &mut pos);
-    let mut best = proper.layers.clone();
-    let mut fewest = crossings(proper, &pos);
+    positions(layers, &mut pos);
+    let mut best = layers.clone();
+    let mut fewest = crossings(proper, layers, &pos);
     let sweeps = if proper.vertices.len() > LARGE {
         4
     } else {
@@ -74,33 +77,33 @@ fn sweep(proper: &mut Proper, frames: &FrameTree, keying: Keying) -> u64 {
             let keys = frame_keys(proper, frames, &bary, keying);
             // Every layer, the first of the sweep too (by its own order): all of them are
             // then sorted with the same frame keys, so the frames keep one order.
-            let layers: Vec<usize> = if downward {
-                (0..proper.layers.len()).collect()
+            let order: Vec<usize> = if downward {
+                (0..layers.len()).collect()
             } else {
-                (0..proper.layers.len()).rev().collect()
+                (0..layers.len()).rev().collect()
             };
             let mut value = pos.clone();
-            for layer in layers {
-                layer_values(proper, &pos, layer, downward, &mut value);
-                sort_layer(proper, frames, layer, &value, &keys);
-                for (index, &v) in proper.layers[layer].iter().enumerate() {
+            for layer in order {
+                layer_values(proper, layers, &pos, layer, downward, &mut value);
+                sort_layer(proper, layers, frames, layer, &value, &keys);
+                for (index, &v) in layers[layer].iter().enumerate() {
                     pos[v] = index as f64;
                 }
             }
         }
-        let now = crossings(proper, &pos);
+        let now = crossings(proper, layers, &pos);
         if now < fewest {
             fewest = now;
-            best.clone_from(&proper.layers);
+            best.clone_from(layers);
             stale = 0;
         } else {
             stale += 1;
         }
     }
-    proper.layers = best;
-    positions(proper, &mut pos);
-    transpose(proper, &mut pos);
-    crossings(proper, &pos)
+    *layers = best;
+    positions(layers, &mut pos);
+    transpose(proper, layers, &mut pos);
+    crossings(proper, layers, &pos)
 }
 
 /// Passes over the layers at most in [`transpose`].
@@ -109,19 +112,19 @@ const TRANSPOSE_PASSES: usize = 4;
 /// Graphviz's `transpose`: swaps two neighbours of one frame on a layer when that crosses
 /// fewer links to the layers either side, until a pass swaps nothing. Neighbours of one
 /// frame can trade places without breaking it or its order among the others.
-fn transpose(proper: &mut Proper, pos: &mut [f64]) {
+fn transpose(proper: &Proper, layers: &mut [Vec<usize>], pos: &mut [f64]) {
     for _ in 0..TRANSPOSE_PASSES {
         let mut swapped = false;
-        for layer in 0..proper.layers.len() {
-            for at in 1..proper.layers[layer].len() {
-                let (u, v) = (proper.layers[layer][at - 1], proper.layers[layer][at]);
+        for layer in layers.iter_mut() {
+            for at in 1..layer.len() {
+                let (u, v) = (layer[at - 1], layer[at]);
                 if proper.vertices[u].frame != proper.vertices[v].frame {
                     continue;
                 }
                 let before = pair_crossings(proper, pos, u, v);
                 let after = pair_crossings(proper, pos, v, u);
                 if after < before {
-                    proper.layers[layer].swap(at - 1, at);
+                    layer.swap(at - 1, at);
                     pos[u] = at as f64;
                     pos[v] = (at - 1) as f64;
                     swapped = true;
@@ -150,8 +153,8 @@ fn pair_crossings(proper: &Proper, pos: &[f64], left: usize, right: usize) -> u6
     total
 }
 
-fn positions(proper: &Proper, pos: &mut [f64]) {
-    for layer in &proper.layers {
+fn positions(layers: &[Vec<usize>], pos: &mut [f64]) {
+    for layer in layers {
         for (index, &v) in layer.iter().enumerate() {
             pos[v] = index as f64;
         }
@@ -175,8 +178,15 @@ fn barycentres(proper: &Proper, pos: &[f64]) -> Vec<f64> {
 
 /// Writes the sort values of one layer's points into `value` (only they are read):
 /// barycentres over the layer just sorted, or their own position without links there.
-fn layer_values(proper: &Proper, pos: &[f64], layer: usize, downward: bool, value: &mut [f64]) {
-    for &v in &proper.layers[layer] {
+fn layer_values(
+    proper: &Proper,
+    layers: &[Vec<usize>],
+    pos: &[f64],
+    layer: usize,
+    downward: bool,
+    value: &mut [f64],
+) {
+    for &v in &layers[layer] {
         let links = if downward {
             &proper.up[v]
         } else {
@@ -224,8 +234,15 @@ fn frame_keys(proper: &Proper, frames: &FrameTree, value: &[f64], keying: Keying
 }
 
 /// Sorts a layer frame by frame.
-fn sort_layer(proper: &mut Proper, frames: &FrameTree, layer: usize, value: &[f64], keys: &[f64]) {
-    let mut points = std::mem::take(&mut proper.layers[layer]);
+fn sort_layer(
+    proper: &Proper,
+    layers: &mut [Vec<usize>],
+    frames: &FrameTree,
+    layer: usize,
+    value: &[f64],
+    keys: &[f64],
+) {
+    let mut points = std::mem::take(&mut layers[layer]);
     let vertices = &proper.vertices;
     points.sort_by(|&a, &b| {
         let (chain_a, chain_b) = (
@@ -247,13 +264,13 @@ fn sort_layer(proper: &mut Proper, frames: &FrameTree, layer: usize, value: &[f6
             .then(ua.1.cmp(&ub.1))
             .then(ua.2.cmp(&ub.2))
     });
-    proper.layers[layer] = points;
+    layers[layer] = points;
 }
 
 /// Crossings between neighbouring layers, by counting inversions with a Fenwick tree.
-fn crossings(proper: &Proper, pos: &[f64]) -> u64 {
+fn crossings(proper: &Proper, layers: &[Vec<usize>], pos: &[f64]) -> u64 {
     let mut total = 0u64;
-    for pair in proper.layers.windows(2) {
+    for pair in layers.windows(2) {
         let mut links: Vec<(usize, usize)> = pair[0]
             .iter()
             .flat_map(|&u| {
