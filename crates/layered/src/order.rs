@@ -1,13 +1,14 @@
 //! Crossing reduction: the order of the points on each layer.
 //!
 //! Barycentric sweeps down and up the layers, keeping the order with the fewest crossings.
-//! The sweeps run twice, a frame keyed by its nodes and by everything in it, and the
-//! ordering with fewer crossings is kept. A layer is sorted frame by frame: at each level of nesting the things side by side are
+//! A layer is sorted frame by frame: at each level of nesting the things side by side are
 //! points and whole frames, a point by its barycentre, a frame by one key for all its layers
-//! (the mean barycentre of everything inside it). So a frame's points stay together on each
-//! layer and the frames keep one left-to-right order on every layer they share, which is
-//! what lets the x placement draw them as rectangles that never overlap. Then Graphviz's
-//! `transpose` swaps neighbours of one frame where that crosses less, which keeps both.
+//! (the mean barycentre of its nodes, or of everything inside it). So a frame's points stay
+//! together on each layer and the frames keep one left-to-right order on every layer they
+//! share, which is what lets the x placement draw them as rectangles that never overlap.
+//! Then Graphviz's `transpose` swaps neighbours of one frame where that crosses less, which
+//! keeps both. The whole runs twice, side by side on two threads, once for each frame key,
+//! and the ordering with fewer crossings is kept.
 
 use crate::proper::{Kind, Proper};
 use crate::FrameTree;
