@@ -167,7 +167,11 @@ fn move_up_to_readers(flow: &Flow<'_>, order: &[usize], layer: &mut [usize]) {
             })
             .count()
     };
-    let mut reach = frame_spans(flow, layer, |_| true).1;
+    // Per frame: the last layer it reaches so far.
+    let mut reach: Vec<usize> = frame_spans(flow, layer, |_| true)
+        .iter()
+        .map(|span| span.map_or(0, |(_, last)| last))
+        .collect();
     for &node in order.iter().rev() {
         let moves = (outgoing[node].len() >= held_by(node) || detached[node])
             && !outgoing[node].is_empty()
@@ -201,19 +205,19 @@ fn move_up_to_readers(flow: &Flow<'_>, order: &[usize], layer: &mut [usize]) {
 /// bias, returned and read by nothing, stays in that block's layers.
 fn place_ends(flow: &Flow<'_>, layer: &mut [usize]) {
     let graph = flow.graph;
-    let (start, _) = frame_spans(flow, layer, |node| !flow.is_end(node));
+    let spans = frame_spans(flow, layer, |node| !flow.is_end(node));
     for node in (0..graph.nodes.len()).filter(|&node| flow.is_end(node)) {
         if let Some(after) = flow.incoming[node]
             .iter()
             .map(|&edge| layer[flow.ends(edge).0] + span(graph, edge))
             .max()
         {
-            // (A frame holding only ends has no start: `usize::MAX`.)
+            // (A frame holding only ends has no span.)
             let start = graph.nodes[node]
                 .frame
-                .map(|frame| start[frame])
-                .filter(|&start| start != usize::MAX);
-            layer[node] = after.max(start.unwrap_or(0));
+                .and_then(|frame| spans[frame])
+                .map_or(0, |(first, _)| first);
+            layer[node] = after.max(start);
         }
     }
 }
@@ -235,23 +239,19 @@ fn stretches_a_block(flow: &Flow<'_>, own: usize, reader: usize) -> bool {
     !around_own && !beside_own
 }
 
-/// The first and last layer of each frame: the least and greatest layer of a node inside
-/// it, nested frames' included, counting only the nodes `counted` keeps (a frame with none
-/// spans `usize::MAX..0`).
+/// Each frame's first and last layer among its nodes (nested frames' included) that
+/// `counted` keeps.
 fn frame_spans(
     flow: &Flow<'_>,
     layer: &[usize],
     counted: impl Fn(usize) -> bool,
-) -> (Vec<usize>, Vec<usize>) {
-    let mut start = vec![usize::MAX; flow.frames.len()];
-    let mut reach = vec![0; flow.frames.len()];
-    for (node, &at) in layer.iter().enumerate().filter(|&(node, _)| counted(node)) {
-        for &f in flow.frames.chain(flow.graph.nodes[node].frame) {
-            start[f] = start[f].min(at);
-            reach[f] = reach[f].max(at);
-        }
-    }
-    (start, reach)
+) -> Vec<Option<(usize, usize)>> {
+    let nodes = &flow.graph.nodes;
+    flow.frames.spans(
+        (0..nodes.len())
+            .filter(|&node| counted(node))
+            .map(|node| (nodes[node].frame, layer[node])),
+    )
 }
 
 /// Sinks with no arrow out share the last layer, past every non-sink that points to one.

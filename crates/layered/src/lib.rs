@@ -276,6 +276,19 @@ fn check(graph: &Graph) -> Result<(), Invalid> {
     Ok(())
 }
 
+/// Runs `beside` on a thread of its own while `here` runs on this one, for the stages that
+/// try two ways and keep the better: both results (`None` if `beside`'s thread panicked).
+pub(crate) fn side_by_side<A: Send, B>(
+    beside: impl FnOnce() -> A + Send,
+    here: impl FnOnce() -> B,
+) -> (Option<A>, B) {
+    std::thread::scope(|scope| {
+        let beside = scope.spawn(beside);
+        let here = here();
+        (beside.join().ok(), here)
+    })
+}
+
 /// The frames' nesting, precomputed: each frame's chain of ancestors and its depth.
 pub(crate) struct FrameTree {
     /// Each frame's ancestors from the outermost down to itself.
@@ -323,6 +336,23 @@ impl FrameTree {
 
     pub(crate) fn len(&self) -> usize {
         self.parents.len()
+    }
+
+    /// Each frame's first and last layer among `placed` things (each its innermost frame
+    /// and its layer), nested frames' included; `None` for a frame with none.
+    pub(crate) fn spans(
+        &self,
+        placed: impl Iterator<Item = (Option<usize>, usize)>,
+    ) -> Vec<Option<(usize, usize)>> {
+        let mut spans: Vec<Option<(usize, usize)>> = vec![None; self.len()];
+        for (frame, layer) in placed {
+            for &f in self.chain(frame) {
+                spans[f] = Some(spans[f].map_or((layer, layer), |(first, last)| {
+                    (first.min(layer), last.max(layer))
+                }));
+            }
+        }
+        spans
     }
 
     /// The innermost frame holding both.

@@ -29,13 +29,11 @@ pub(crate) fn reduce_crossings(proper: &mut Proper, frames: &FrameTree) {
     }
     let mut by_everything = proper.layers.clone();
     let shared: &Proper = proper;
-    let (nodes_crossed, everything_crossed) = std::thread::scope(|scope| {
-        let everything =
-            scope.spawn(|| sweep(shared, &mut by_everything, frames, Keying::Everything));
-        let nodes = sweep(shared, &mut by_nodes, frames, Keying::Nodes);
-        (nodes, everything.join().unwrap_or(u64::MAX))
-    });
-    proper.layers = if everything_crossed < nodes_crossed {
+    let (everything_crossed, nodes_crossed) = crate::side_by_side(
+        || sweep(shared, &mut by_everything, frames, Keying::Everything),
+        || sweep(shared, &mut by_nodes, frames, Keying::Nodes),
+    );
+    proper.layers = if everything_crossed.is_some_and(|crossed| crossed < nodes_crossed) {
         by_everything
     } else {
         by_nodes

@@ -52,10 +52,10 @@ pub(crate) fn place(graph: &Graph, proper: &Proper, frames: &FrameTree) -> Place
     let mut x = if points > LARGE {
         pulled(proper, &solver, Pull::Mean)
     } else {
-        let (mean, median) = std::thread::scope(|scope| {
-            let median = scope.spawn(|| pulled(proper, &solver, Pull::Median));
-            (pulled(proper, &solver, Pull::Mean), median.join().ok())
-        });
+        let (median, mean) = crate::side_by_side(
+            || pulled(proper, &solver, Pull::Median),
+            || pulled(proper, &solver, Pull::Mean),
+        );
         match median {
             Some(median) if travel(proper, &median) < travel(proper, &mean) => median,
             _ => mean,

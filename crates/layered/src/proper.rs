@@ -122,19 +122,21 @@ impl Proper {
 /// nodes span.
 struct Reach<'a> {
     frames: &'a FrameTree,
-    /// Per frame: the first and last layer of a node inside it (`usize::MAX..0`: none).
-    spans: Vec<(usize, usize)>,
+    /// Per frame: the first and last layer of a node inside it.
+    spans: Vec<Option<(usize, usize)>>,
 }
 
 impl<'a> Reach<'a> {
     fn new(graph: &Graph, layering: &Layering, frames: &'a FrameTree) -> Reach<'a> {
-        let mut spans = vec![(usize::MAX, 0); frames.len()];
-        for (node, &layer) in graph.nodes.iter().zip(&layering.layer) {
-            for &f in frames.chain(node.frame) {
-                spans[f] = (spans[f].0.min(layer), spans[f].1.max(layer));
-            }
+        let placed = graph
+            .nodes
+            .iter()
+            .map(|node| node.frame)
+            .zip(layering.layer.iter().copied());
+        Reach {
+            frames,
+            spans: frames.spans(placed),
         }
-        Reach { frames, spans }
     }
 
     /// The frame a dummy of an arrow from a node in `tail` to one in `head` sits in on
@@ -149,7 +151,9 @@ impl<'a> Reach<'a> {
             self.frames.chain(end)[shared..]
                 .iter()
                 .rev()
-                .find(|&&f| self.spans[f].0 <= layer && layer <= self.spans[f].1)
+                .find(|&&f| {
+                    self.spans[f].is_some_and(|(first, last)| (first..=last).contains(&layer))
+                })
                 .copied()
         };
         within(head).or_else(|| within(tail)).or(common)
@@ -374,16 +378,7 @@ fn converging_trunk(
 
 /// An empty filler on each layer a frame spans but has no point on.
 fn add_fillers(frames: &FrameTree, proper: &mut Proper) {
-    let count = frames.len();
-    let mut spans: Vec<Option<(usize, usize)>> = vec![None; count];
-    for v in &proper.vertices {
-        for &f in frames.chain(v.frame) {
-            spans[f] = Some(match spans[f] {
-                None => (v.layer, v.layer),
-                Some((low, high)) => (low.min(v.layer), high.max(v.layer)),
-            });
-        }
-    }
+    let spans = frames.spans(proper.vertices.iter().map(|v| (v.frame, v.layer)));
     let mut present: Vec<Vec<bool>> = spans
         .iter()
         .map(|s| s.map_or(Vec::new(), |(low, high)| vec![false; high + 1 - low]))
