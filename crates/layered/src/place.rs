@@ -253,16 +253,19 @@ fn constraints(graph: &Graph, proper: &Proper, frames: &FrameTree) -> Vec<Constr
     out
 }
 
-/// The nodes with no link at all that end their layer (the key beside the outputs): set
-/// aside while the chains are straightened, so they hold no chain back, then put beside
-/// what precedes them.
+/// The nodes with no link at all that end their layer outside every frame (the key beside
+/// the outputs): set aside while the chains are straightened, so they hold no chain back,
+/// then put beside what precedes them. One inside a frame stays where it is: a chain
+/// straightened past it would push it out through the frame's side.
 fn loose_ends(proper: &Proper) -> Vec<usize> {
     proper
         .layers
         .iter()
         .filter_map(|layer| layer.last().copied())
         .filter(|&v| {
-            matches!(proper.vertices[v].kind, Kind::Node(_))
+            let vertex = &proper.vertices[v];
+            matches!(vertex.kind, Kind::Node(_))
+                && vertex.frame.is_none()
                 && proper.up[v].is_empty()
                 && proper.down[v].is_empty()
         })
