@@ -90,22 +90,24 @@ fn dependency_licences_are_on_the_allow_list() {
     );
 }
 
-/// The DOT parser is built from `vendor/` (`vendor/README.md`): without its patch, large
-/// drawings parse in quadratic time, and nothing else would fail.
+/// The DOT parser and the writers are built from `vendor/` (`vendor/README.md`): without
+/// the parser's patch, large drawings parse in quadratic time, and nothing else would fail.
 #[test]
-fn the_vendored_parser_is_the_one_built() {
+fn the_vendored_crates_are_the_ones_built() {
     let metadata = metadata();
-    let parser = metadata["packages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["name"] == "graphviz-pure-parser")
-        .expect("graphviz-pure-parser is a dependency");
-    let manifest = parser["manifest_path"].as_str().unwrap();
-    assert!(
-        manifest.contains("vendor/graphviz-pure-parser"),
-        "graphviz-pure-parser is built from {manifest}: the workspace's `[patch.crates-io]` is gone"
-    );
+    for name in ["graphviz-pure-parser", "graphviz-pure-render"] {
+        let package = metadata["packages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == name)
+            .unwrap_or_else(|| panic!("{name} is a dependency"));
+        let manifest = package["manifest_path"].as_str().unwrap();
+        assert!(
+            manifest.contains(&format!("vendor/{name}")),
+            "{name} is built from {manifest}: the workspace's `[patch.crates-io]` is gone"
+        );
+    }
 }
 
 #[test]

@@ -13,6 +13,7 @@ use std::borrow::Cow;
 
 use graphviz_pure_core::charset::{self, Decoded};
 use graphviz_pure_core::{AttrSym, Graph};
+use graphviz_pure_geom::node_size::{node_geometry, NodeGeometry, NodeSizeEnv};
 use tl_layered::Size;
 
 use self::input::{engine_input, Direction, Frames};
@@ -50,20 +51,36 @@ pub(crate) fn lay_out(
         let mut graph = graphviz_pure_render::decoded::parse_dot(&Decoded::from_text(dot))
             .map_err(|e| e.to_string())?;
         keep_positions::begin(&graph);
+        let measured = size_nodes(&mut graph)?;
         let placement = place(&mut graph)?;
-        if writer == Writer::Own && keep_positions::applies(&graph, &placement) {
+        // The keep-positions path sizes the nodes again, so its writers measure again too.
+        let mut measured = if writer == Writer::Own && keep_positions::applies(&graph, &placement) {
             keep_positions::write(&mut graph, placement);
+            Some(measured)
         } else {
+            drop(measured);
             keep_positions_by_graphviz(&mut graph)?;
-        }
+            None
+        };
         crate::progress::mark(crate::progress::Step::Writing);
         formats
             .iter()
-            .map(|format| {
-                let format = graphviz_pure_render::OutputFormat::parse(format.name())
-                    .map_err(|e| e.to_string())?;
-                let text = graphviz_pure_render::render_graph(&graph, format)
-                    .map_err(|e| e.to_string())?;
+            .enumerate()
+            .map(|(index, format)| {
+                let name = format.name();
+                let format =
+                    graphviz_pure_render::OutputFormat::parse(name).map_err(|e| e.to_string())?;
+                // One job per format, as `render_graph` runs them; the last takes the sizes.
+                let mut job = graphviz_pure_render::GraphJobs::new(&graph);
+                let sizes = if index + 1 == formats.len() {
+                    measured.take()
+                } else {
+                    measured.clone()
+                };
+                if let Some(sizes) = sizes {
+                    job.use_measured_nodes(sizes);
+                }
+                let text = job.render(format, name).map_err(|e| e.to_string())?;
                 Ok(match charset::to_text(&text) {
                     Cow::Borrowed(_) => text,
                     Cow::Owned(owned) => owned,
@@ -82,11 +99,27 @@ fn keep_positions_by_graphviz(graph: &mut Graph) -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
-/// Places every node, frame, arrow and label of `graph`, as Graphviz attributes, and
-/// returns the same positions as numbers.
+/// Sizes every node as graphviz-pure's `size_graph_nodes` does, and returns the geometries
+/// it measured, which the writers then take instead of measuring every label again.
+fn size_nodes(graph: &mut Graph) -> Result<Vec<NodeGeometry>, String> {
+    let env = NodeSizeEnv::from_graph(graph);
+    let measured = graph
+        .nodes
+        .iter()
+        .map(|node| node_geometry(node, &env))
+        .collect::<Result<Vec<NodeGeometry>, _>>()
+        .map_err(|e| e.to_string())?;
+    for (node, geometry) in graph.nodes.iter_mut().zip(&measured) {
+        node.width = geometry.width;
+        node.height = geometry.height;
+    }
+    Ok(measured)
+}
+
+/// Places every node, frame, arrow and label of `graph` (its nodes sized), as Graphviz
+/// attributes, and returns the same positions as numbers.
 fn place(graph: &mut Graph) -> Result<Placement, String> {
     let direction = Direction::of(graph);
-    graphviz_pure_geom::size_graph_nodes(graph).map_err(|e| e.to_string())?;
     crate::progress::mark(crate::progress::Step::Placing);
     let frames = Frames::of(graph);
     let (input, label_sizes) = engine_input(graph, direction, &frames)?;
