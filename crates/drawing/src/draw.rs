@@ -1,5 +1,6 @@
 //! The drawing pipeline: trace -> visible graph -> styled graph -> DOT -> file.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use tl_collapse::backward::backward_view;
@@ -87,9 +88,9 @@ impl Drawing {
 
     /// The DOT as the layout engine reads it: its pictures written to a private temporary
     /// folder (removed when the returned guard is dropped) and named by their paths there.
-    fn with_picture_files(&self) -> Result<(Option<tempfile::TempDir>, String), DrawError> {
+    fn with_picture_files(&self) -> Result<(Option<tempfile::TempDir>, Cow<'_, str>), DrawError> {
         if self.pictures().next().is_none() {
-            return Ok((None, self.dot.clone()));
+            return Ok((None, Cow::Borrowed(&self.dot)));
         }
         let folder = tempfile::tempdir().map_err(|source| {
             DrawError::Trace(tl_trace_model::TraceError::Write {
@@ -108,7 +109,7 @@ impl Drawing {
             &format!("SRC=\"{PICTURES}/"),
             &format!("SRC=\"{place}/{PICTURES}/"),
         );
-        Ok((Some(folder), dot))
+        Ok((Some(folder), Cow::Owned(dot)))
     }
 
     fn pictures(&self) -> impl Iterator<Item = &NodePicture> {

@@ -17,8 +17,8 @@ pub mod xdot;
 use std::io::Cursor;
 
 use cairo::{
-    Context, FontOptions, Format as PixelFormat, HintMetrics, HintStyle, ImageSurface, PdfSurface,
-    PsSurface, SvgSurface,
+    Context, FontOptions, HintMetrics, HintStyle, PdfSurface, PsSurface, RecordingSurface,
+    SvgSurface,
 };
 
 pub use fonts::{use_fonts_in, FONT_FILES};
@@ -166,18 +166,39 @@ pub fn render(
             );
             let (scale, pixels_wide, pixels_high) =
                 raster_size(width, height, scale, &mut warnings);
-            let surface = ImageSurface::create(PixelFormat::ARgb32, pixels_wide, pixels_high)?;
-            let context = Context::new(&surface)?;
+            // The drawing is recorded once and replayed band by band: cairo replays only
+            // what reaches each band.
+            let recording = RecordingSurface::create(
+                cairo::Content::ColorAlpha,
+                Some(cairo::Rectangle::new(
+                    0.0,
+                    0.0,
+                    f64::from(pixels_wide),
+                    f64::from(pixels_high),
+                )),
+            )?;
+            let context = Context::new(&recording)?;
             // Unhinted metrics, or PNG text comes out wider than the layout measured.
             let mut font_options = FontOptions::new()?;
             font_options.set_hint_metrics(HintMetrics::Off);
             font_options.set_hint_style(HintStyle::None);
             context.set_font_options(&font_options);
             context.scale(scale, scale);
-            paint_all(&context, &layout, frame, (width, height), options);
+            // The page colour covers every pixel, the last row and column too.
+            let page = (
+                f64::from(pixels_wide) / scale,
+                f64::from(pixels_high) / scale,
+            );
+            paint_all(&context, &layout, frame, page, options);
             drop(context);
-            let mut surface = surface;
-            png_file::encode(&mut surface)?
+            let opaque = page_color(&layout).3 >= 1.0;
+            png_file::encode_in_bands(pixels_wide, pixels_high, opaque, |band, top| {
+                let context = Context::new(band)?;
+                context.set_operator(cairo::Operator::Source);
+                context.set_source_surface(&recording, 0.0, -f64::from(top))?;
+                context.paint()?;
+                Ok(())
+            })?
         }
         Format::Pdf => {
             let scale = fit(1.0, MAX_PDF_SIDE, "points");

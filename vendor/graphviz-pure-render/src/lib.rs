@@ -333,6 +333,10 @@ fn cgraph_view(graph: &Graph) -> Graph {
     g
 }
 
+/// tl-draw's patch: the SVG text reserved per node and edge, above what a node with a
+/// three-row HTML table writes (about 1 KB).
+const SVG_BYTES_PER_OBJECT: usize = 4096;
+
 /// One laid-out graph as `gvRenderJobs` renders it: one job per output format, each running
 /// `emit_graph` (which reports render-time diagnostics for every format, drawing or not)
 /// and then its writer. C's jobs share one cgraph: what a job sets on it with `agxset`
@@ -499,11 +503,15 @@ impl<'g> GraphJobs<'g> {
         let mut pre = String::new();
         let text = match format {
             OutputFormat::Svg => {
-                let eng = if cairo {
+                let mut eng = if cairo {
                     svg_engine::SvgEngine::cairo(name)
                 } else {
                     svg_engine::SvgEngine::default()
                 };
+                // tl-draw's patch: room for the whole text up front. Growing by doubling
+                // copied it at each step, the last copy holding the old and the new text
+                // at once at the peak; pages of the room not written are never touched.
+                eng.out.reserve(SVG_BYTES_PER_OBJECT * (m.nodes.len() + m.edges.len()));
                 emit::run_job(&m, eng, opts).0.out
             }
             OutputFormat::SvgInline => {
