@@ -18,6 +18,10 @@ use crate::{CaptionSide, FrameTree, Graph, Rect};
 /// Rounds of pulling points to their neighbours.
 const ROUNDS: usize = 40;
 
+/// Least space between a frame's side and what sits beyond it along the flow (Graphviz's
+/// default cluster margin).
+const FRAME_CLEARANCE: f64 = 8.0;
+
 pub(crate) struct Placed {
     /// Per point: its centre's x.
     pub x: Vec<f64>,
@@ -510,12 +514,22 @@ fn layers_y(graph: &Graph, proper: &Proper, frames: &FrameTree) -> Rows {
             after[high] = after[high].max(extents[f].1);
         }
     }
+    // Between two layers, the frames ending after the first and starting before the second
+    // need their room and a clearance outside their sides; the layer gap can hold it, as in
+    // Graphviz, where a frame's side runs through the gap between ranks.
     let mut top = vec![0.0f64; count];
-    let mut at = 0.0;
+    let mut at = before.first().copied().unwrap_or(0.0);
     for layer in 0..count {
-        at += before[layer];
+        if layer > 0 {
+            let frames_room = after[layer - 1] + before[layer];
+            at += if frames_room > 0.0 {
+                graph.layer_gap.max(frames_room + FRAME_CLEARANCE)
+            } else {
+                graph.layer_gap
+            };
+        }
         top[layer] = at;
-        at += depth[layer] + after[layer] + graph.layer_gap;
+        at += depth[layer];
     }
     Rows {
         top,

@@ -432,6 +432,26 @@ fn frames_side_by_side_never_overlap_and_nested_frames_hold_their_nodes() {
 }
 
 #[test]
+fn a_frames_side_runs_through_the_layer_gap_when_it_fits() {
+    // 0 -> 1 -> 2, node 1 alone in a frame: margin 12, a caption 20 deep after its nodes.
+    let g = graph(
+        vec![node(None), node(Some(0)), node(None)],
+        vec![edge(0, 1), edge(1, 2)],
+        vec![frame(None)],
+    );
+    let layout = lay_out(&g).unwrap();
+    check(&g, &layout);
+    let y: Vec<f64> = layout.nodes.iter().map(|p| p.y).collect();
+    // Entering: the margin and the clearance (12 + 8) fit in the 36-point gap.
+    assert!((y[1] - y[0] - (40.0 + 36.0)).abs() < 1e-6, "{y:?}");
+    // Leaving: margin, caption and clearance (12 + 20 + 8) need more than the gap.
+    assert!((y[2] - y[1] - (40.0 + 40.0)).abs() < 1e-6, "{y:?}");
+    let frame = &layout.frames[0];
+    assert!(frame.min.y - (y[0] + 20.0) >= 8.0 - 1e-6, "{frame:?} {y:?}");
+    assert!((y[2] - 20.0) - frame.max.y >= 8.0 - 1e-6, "{frame:?} {y:?}");
+}
+
+#[test]
 fn a_cycle_is_broken_and_labels_get_room() {
     let mut edges = vec![edge(0, 1), edge(1, 2), edge(2, 0)];
     edges[1].label = Some(Size {
