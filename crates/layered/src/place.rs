@@ -9,8 +9,9 @@
 //! of the two (the mean of two feasible placements is feasible). A second run pulls to the
 //! weighted median instead, and the placement whose links travel less across is kept.
 //!
-//! y stacks the layers, each as deep as its deepest point, with room between them for the
-//! margins and captions of the frames ending and starting there.
+//! y stacks the layers, each as deep as its deepest point, the layer gap between them, or
+//! more where the margins and captions of the frames ending and starting there, and a
+//! clearance past their sides, need it: a frame's side runs through the gap.
 
 use crate::proper::{Kind, Proper};
 use crate::{CaptionSide, FrameTree, Graph, Rect};
