@@ -156,6 +156,35 @@ fn compare_with_golden(name: &str, png: &[u8]) {
     assert_close(name, png, &expected);
 }
 
+/// A PNG's page colour reaches its last row and column (the raster's size is rounded up to
+/// whole pixels), so a drawing on an opaque page is an opaque, RGB file in every theme.
+#[test]
+fn a_png_is_opaque_to_its_last_row_and_column() {
+    for theme in ["torchlens", "dark"] {
+        let options = DrawOptions::default().theme(theme.parse().unwrap());
+        let png = draw(&trace("convnet"), &options)
+            .unwrap()
+            .render_at(OutputFormat::Png, Some(100.0))
+            .unwrap()
+            .bytes;
+        // Colour type, IHDR byte 25: 2 is RGB, 6 RGBA.
+        assert_eq!(png[25], 2, "{theme}: an RGB file");
+        let (w, h, pixels) = argb(&png);
+        let pixel =
+            |x: i32, y: i32| &pixels[4 * (y * w + x) as usize..4 * (y * w + x + 1) as usize];
+        let page = pixel(0, 0).to_vec();
+        for (x, y) in [
+            (w - 1, 0),
+            (0, h - 1),
+            (w - 1, h - 1),
+            (w - 1, h / 2),
+            (w / 2, h - 1),
+        ] {
+            assert_eq!(pixel(x, y), page.as_slice(), "{theme}: pixel ({x}, {y})");
+        }
+    }
+}
+
 #[test]
 fn pdf_text_is_extractable() {
     let folder = tempfile::tempdir().unwrap();
