@@ -477,15 +477,10 @@ struct Rows {
 fn layers_y(graph: &Graph, proper: &Proper, frames: &FrameTree) -> Rows {
     let count = proper.layers.len();
     let mut depth = vec![0.0f64; count];
-    let mut spans: Vec<Option<(usize, usize)>> = vec![None; frames.len()];
     for v in &proper.vertices {
         depth[v.layer] = depth[v.layer].max(v.depth);
-        for &f in frames.chain(v.frame) {
-            spans[f] = Some(spans[f].map_or((v.layer, v.layer), |(l, h)| {
-                (l.min(v.layer), h.max(v.layer))
-            }));
-        }
     }
+    let spans = frames.spans(proper.vertices.iter().map(|v| (v.frame, v.layer)));
     // Innermost frames first, so a frame's room counts the frames inside it.
     let mut extents = vec![(0.0f64, 0.0f64); frames.len()];
     for &f in frames.innermost_first() {
