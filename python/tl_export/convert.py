@@ -367,6 +367,9 @@ def _export_modules(trace: Any, params: list[dict[str, Any]], model: Any) -> lis
     addresses that mention them, with the class name taken from ``model`` when available.
     """
     modules: dict[str, dict[str, Any]] = {}
+    buffers_of: dict[str, set[str]] = {}
+    for b in trace.buffers:
+        buffers_of.setdefault(b.module_address or "self", set()).add(b.address)
     for m in trace.modules:
         record: dict[str, Any] = {"address": m.address, "class_name": m.class_name}
         if m.address_parent is not None:
@@ -379,7 +382,7 @@ def _export_modules(trace: Any, params: list[dict[str, Any]], model: Any) -> lis
         record["num_params"] = int(m.num_params)
         record["num_params_trainable"] = int(m.num_params_trainable)
         record["num_params_frozen"] = int(m.num_params_frozen)
-        buffers = sorted({b.address for b in trace.buffers if (b.module_address or "self") == m.address})
+        buffers = sorted(buffers_of.get(m.address, ()))
         if buffers:
             record["buffers"] = buffers
         modules[m.address] = record
