@@ -56,7 +56,8 @@ struct F3(f64);
 
 impl std::fmt::Display for F3 {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&graphviz_pure_core::cnum::fmt_f(self.0, 3))
+        // tl-draw's patch: the fast formatter (every point of every shape is written).
+        f.write_str(&crate::emit::num::c_fixed(self.0, 3))
     }
 }
 

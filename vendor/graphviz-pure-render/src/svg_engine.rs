@@ -846,7 +846,8 @@ impl Engine for SvgEngine {
         }
         self.put(&format!(
             " font-size=\"{}\"",
-            graphviz_pure_core::cnum::fmt_f(span.font.size, 2)
+            // tl-draw's patch: the fast formatter (every text span writes its size).
+            crate::emit::num::c_fixed(span.font.size, 2)
         ));
         match &o.pencolor {
             GvColor::Str(s) => {

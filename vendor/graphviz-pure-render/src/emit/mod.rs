@@ -14,7 +14,7 @@ pub(crate) mod geom;
 pub(crate) mod html;
 pub(crate) mod job;
 pub(crate) mod model;
-pub(crate) mod num;
+pub mod num;
 pub(crate) mod output;
 pub(crate) mod shapes;
 pub(crate) mod usershape;

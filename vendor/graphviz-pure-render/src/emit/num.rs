@@ -1,5 +1,10 @@
 //! C number formatting used by the renderers: `gvprintdouble`, `gvprintnum`, `%.Ng`,
 //! `agxbuf_trim_zeros`.
+//!
+//! tl-draw's patch: public (with [`c_fixed`] and [`fmt_g`]), so that tl-draw's workspace
+//! tests check their fast paths against graphviz-pure-core's exact formatters.
+
+use std::fmt::Write;
 
 /// Strips trailing zeros after a decimal point, and the point itself (`agxbuf_trim_zeros`).
 pub(crate) fn trim_zeros(mut s: String) -> String {
@@ -20,8 +25,56 @@ pub(crate) fn trim_zeros(mut s: String) -> String {
 
 /// C `printf("%.{prec}f", v)` on the reference platform (macOS libc): non-finite values
 /// print as `nan` (whatever the sign), `inf` and `-inf`.
-pub(crate) fn c_fixed(v: f64, prec: usize) -> String {
-    graphviz_pure_core::cnum::fmt_f(v, prec)
+///
+/// tl-draw's patch: the digits are worked out from an integer when that is certain to give
+/// `format!`'s (`graphviz_pure_core::cnum::fmt_f`) very text, which it is for every
+/// coordinate a drawing has; `format!`'s exact decimal expansion was a fifth of the time of
+/// writing a drawing's JSON.
+pub fn c_fixed(v: f64, prec: usize) -> String {
+    fast_fixed(v, prec).unwrap_or_else(|| graphviz_pure_core::cnum::fmt_f(v, prec))
+}
+
+/// Powers of ten up to the largest precision [`fast_fixed`] handles.
+const TENS: [u64; 11] = [
+    1,
+    10,
+    100,
+    1_000,
+    10_000,
+    100_000,
+    1_000_000,
+    10_000_000,
+    100_000_000,
+    1_000_000_000,
+    10_000_000_000,
+];
+
+/// `format!("{v:.prec$}")`, or `None` where working it out from `v * 10^prec` might differ:
+/// non-finite values, precisions over 10, products of 10^9 or more, and products within
+/// 10^-6 of a rounding tie. Below 10^9 the product is within 6e-8 of the exact one (half
+/// an ulp), so rounding it to the nearest integer rounds the exact value the same way
+/// whenever it is further than that from a tie.
+fn fast_fixed(v: f64, prec: usize) -> Option<String> {
+    let scale = *TENS.get(prec)?;
+    let product = v.abs() * scale as f64;
+    if !product.is_finite() || product >= 1e9 {
+        return None;
+    }
+    let whole = product.floor();
+    let fraction = product - whole;
+    if (fraction - 0.5).abs() < 1e-6 {
+        return None;
+    }
+    let rounded = whole as u64 + u64::from(fraction > 0.5);
+    let mut text = String::with_capacity(16);
+    if v.is_sign_negative() {
+        text.push('-');
+    }
+    let _ = write!(text, "{}", rounded / scale);
+    if prec > 0 {
+        let _ = write!(text, ".{:0prec$}", rounded % scale);
+    }
+    Some(text)
 }
 
 /// `gvprintdouble`: `%.02f` with trailing zeros removed; values within 0.005 of zero print `0`.
@@ -58,8 +111,47 @@ pub(crate) fn gvprintnum(number: f64) -> String {
 }
 
 /// C `printf("%.{prec}g", v)`.
-pub(crate) fn fmt_g(v: f64, prec: usize) -> String {
-    graphviz_pure_core::diag::fmt_g(v, prec)
+///
+/// tl-draw's patch: numbers from 10^-4 to 10^prec, which are every coordinate of a drawing,
+/// are written as [`c_fixed`] with `prec` significant digits, trailing zeros removed, as
+/// `graphviz_pure_core::diag::fmt_g` writes them (it formats each number twice, once to find
+/// its exponent); other numbers, and any whose rounding reaches 10^prec, go to it.
+pub fn fmt_g(v: f64, prec: usize) -> String {
+    fast_g(v, prec).unwrap_or_else(|| graphviz_pure_core::diag::fmt_g(v, prec))
+}
+
+/// [`fmt_g`] for `1e-4 <= |v| < 10^prec`, `prec` from 1 to 6, when [`fast_fixed`] can write
+/// it; `None` otherwise.
+fn fast_g(v: f64, prec: usize) -> Option<String> {
+    const POWERS: [f64; 11] = [1e-4, 1e-3, 1e-2, 1e-1, 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6];
+    let magnitude = v.abs();
+    if !(1..=6).contains(&prec) || !(1e-4..POWERS[4 + prec]).contains(&magnitude) {
+        return None;
+    }
+    // 10^exponent <= |v|: `prec` significant digits are `prec - 1 - exponent` decimals. When
+    // they round |v| up to the next power of ten, C takes the next exponent and one decimal
+    // less; the decimal this keeps is a zero, which trimming removes.
+    let exponent = POWERS.iter().take(4 + prec).filter(|p| magnitude >= **p).count() as i32 - 5;
+    let decimals = (prec as i32 - 1 - exponent) as usize;
+    let text = fast_fixed(v, decimals)?;
+    // ... but rounding up to 10^prec itself is C's exponent form (`1e+05`).
+    if decimals == 0 && text.trim_start_matches('-').len() > prec {
+        return None;
+    }
+    Some(trim_g(text))
+}
+
+/// `%g`'s removal of trailing zeros after a decimal point, and of the point itself.
+fn trim_g(mut text: String) -> String {
+    if text.contains('.') {
+        while text.ends_with('0') {
+            text.pop();
+        }
+        if text.ends_with('.') {
+            text.pop();
+        }
+    }
+    text
 }
 
 /// `%f` (six decimals).
