@@ -125,12 +125,22 @@ pub enum Op {
 /// An operation list. Image operations come out of the `json` output as empty objects
 /// (`{}`); they carry nothing and are skipped (see [`image_placements`]).
 fn op_list<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<Op>, D::Error> {
-    let values: Vec<serde_json::Value> = Vec::deserialize(deserializer)?;
-    values
+    let ops: Vec<MaybeOp> = Vec::deserialize(deserializer)?;
+    Ok(ops
         .into_iter()
-        .filter(|value| value.get("op").is_some())
-        .map(|value| serde_json::from_value(value).map_err(serde::de::Error::custom))
-        .collect()
+        .filter_map(|op| match op {
+            MaybeOp::Op(op) => Some(op),
+            MaybeOp::Nothing {} => None,
+        })
+        .collect())
+}
+
+/// An element of an operation list: an operation, or the empty object an image comes out as.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum MaybeOp {
+    Op(Op),
+    Nothing {},
 }
 
 /// A laid-out node or cluster.
