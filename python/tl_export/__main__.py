@@ -41,6 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     versus.add_argument("names", nargs="+", help="fixtures or real architectures to draw")
     versus.add_argument("--collapse", default="none,auto", help="collapse modes, comma separated")
     versus.add_argument("--runs", type=int, default=5, help="runs per measurement (the median is kept)")
+    versus.add_argument("--format", default="svg", choices=["svg", "pdf", "png"], help="the file both write")
     args = parser.parse_args(argv)
     if args.command == "list":
         for fixture in FIXTURES:
@@ -67,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "compare-python":
         from .timing import compare_in_process
 
-        for result in compare_in_process(args.names, args.collapse.split(","), args.runs):
+        for result in compare_in_process(args.names, args.collapse.split(","), args.runs, args.format):
             print(json.dumps(result), flush=True)
         return 0
     if args.command == "real-references":

@@ -73,9 +73,12 @@ def time_draws(
             }
 
 
-def compare_in_process(names: list[str], modes: list[str], runs: int) -> Iterator[dict[str, Any]]:
+def compare_in_process(
+    names: list[str], modes: list[str], runs: int, file_format: str = "svg"
+) -> Iterator[dict[str, Any]]:
     """TorchLens's own ``trace.draw`` against ``tl_draw.draw`` of the same live trace, in one
-    process, to SVG, end to end (tl-draw's side includes converting the live trace).
+    process, to ``file_format`` (``svg``, ``pdf`` or ``png``), end to end (tl-draw's side
+    includes converting the live trace).
 
     ``cold``: each run draws a freshly traced model once with each program, so neither has
     anything cached (what a first ``trace.draw()`` costs). ``warm``: the same trace drawn
@@ -90,11 +93,11 @@ def compare_in_process(names: list[str], modes: list[str], runs: int) -> Iterato
     warnings.filterwarnings("ignore")
     with tempfile.TemporaryDirectory() as folder:
         torchlens_path = os.path.join(folder, "torchlens")
-        tl_draw_path = os.path.join(folder, "tl_draw.svg")
+        tl_draw_path = os.path.join(folder, f"tl_draw.{file_format}")
 
         def both(trace: Any, mode: str) -> tuple[float, float]:
             start = time.perf_counter()
-            trace.draw(vis_outpath=torchlens_path, vis_save_only=True, vis_fileformat="svg", collapse=mode)
+            trace.draw(vis_outpath=torchlens_path, vis_save_only=True, vis_fileformat=file_format, collapse=mode)
             middle = time.perf_counter()
             tl_draw.draw(trace, tl_draw_path, collapse=mode)
             return middle - start, time.perf_counter() - middle
@@ -116,6 +119,7 @@ def compare_in_process(names: list[str], modes: list[str], runs: int) -> Iterato
                     ours = statistics.median(p[1] for p in pairs)
                     yield {
                         "name": name,
+                        "format": file_format,
                         "collapse": mode,
                         "cache": kind,
                         "torchlens_s": torchlens,

@@ -27,8 +27,9 @@
 //! * `bench-compare`: time TorchLens 2.36.1's `draw` and tl-draw on the same models.
 //! * `bench-guard`: how fast the layout guard refuses adversarial shapes (dense two-rank
 //!   graphs, a wide concatenation, many long arrows), or how long what it lets through takes.
-//! * `bench-python [NAME ...]`: TorchLens's `trace.draw` against `tl_draw.draw` of the same live
-//!   trace in one Python process (the Python package's speed), cold and warm.
+//! * `bench-python [--format svg|pdf|png] [NAME ...]`: TorchLens's `trace.draw` against
+//!   `tl_draw.draw` of the same live trace in one Python process (the Python package's
+//!   speed), cold and warm, to SVG or the format asked.
 //! * `figures`: redraw every figure of `docs/guides/drawing.md` (SVG and PNG), and take the
 //!   screenshots of the notebook viewer that `docs/python.md` shows (`docs/screenshots`).
 //! * `fuzz [SECONDS]`: run each fuzz target of `fuzz/` (cargo-fuzz, nightly) for SECONDS
@@ -122,7 +123,7 @@ fn main() -> ExitCode {
             })
             .and_then(|seconds| fuzz(FuzzBound::Seconds(seconds))),
         _ => Err(format!(
-            "unknown task {:?}; tasks: setup [--system], test, wheel, fixtures [NAME ...], canonicalize FILE ..., theme-check, synth [OPS ...], bench, bench-guard, bench-compare [NAME ...], bench-python [NAME ...], figures, fuzz [SECONDS]",
+            "unknown task {:?}; tasks: setup [--system], test, wheel, fixtures [NAME ...], canonicalize FILE ..., theme-check, synth [OPS ...], bench, bench-guard, bench-compare [NAME ...], bench-python [--format svg|pdf|png] [NAME ...], figures, fuzz [SECONDS]",
             args.first().map(String::as_str).unwrap_or("")
         )),
     };
