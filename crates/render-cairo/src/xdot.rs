@@ -130,18 +130,24 @@ fn op_list<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<Op>,
         .into_iter()
         .filter_map(|op| match op {
             MaybeOp::Op(op) => Some(op),
-            MaybeOp::Nothing {} => None,
+            MaybeOp::Image(Empty {}) => None,
         })
         .collect())
 }
 
 /// An element of an operation list: an operation, or the empty object an image comes out as.
+/// Anything else (an operation this painter does not know) is an error.
 #[derive(Deserialize)]
 #[serde(untagged)]
 enum MaybeOp {
     Op(Op),
-    Nothing {},
+    Image(Empty),
 }
+
+/// `{}`, and nothing else.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Empty {}
 
 /// A laid-out node or cluster.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -370,6 +376,19 @@ mod tests {
                 rect: [13.0, 30.8, 90.0, 60.0]
             }]
         );
+    }
+
+    #[test]
+    fn image_operations_are_skipped_and_unknown_ones_refused() {
+        let layout = |ops: &str| {
+            Layout::parse(&format!(
+                r#"{{"bb": "0,0,10,10", "_draw_": [{ops}], "objects": [], "edges": []}}"#
+            ))
+        };
+        let parsed = layout(r##"{"op": "c", "grad": "none", "color": "#000000"}, {}"##).unwrap();
+        assert_eq!(parsed.draw.len(), 1);
+        assert!(layout(r#"{"op": "Z", "points": []}"#).is_err());
+        assert!(layout(r#"{"op": "L"}"#).is_err());
     }
 
     #[test]
