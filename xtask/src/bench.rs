@@ -464,7 +464,6 @@ const PDF_PNG_TARGET: f64 = 5.0;
 /// asked), conversion included; cold (fresh traces) and warm (the same trace again).
 /// Default: GPT-2 small.
 pub fn python(python: &Path, args: &[String]) -> Result<()> {
-    crate::install_python_package(python)?;
     let (format, names) = match args {
         [flag, format, names @ ..] if flag == "--format" => (format.as_str(), names),
         names => ("svg", names),
@@ -474,6 +473,7 @@ pub fn python(python: &Path, args: &[String]) -> Result<()> {
             "bench-python --format takes svg, pdf or png, not {format:?}"
         ));
     }
+    crate::install_python_package(python)?;
     let names: Vec<&str> = if names.is_empty() {
         vec!["gpt2_small"]
     } else {
