@@ -54,9 +54,10 @@ pub(crate) fn encode_in_bands(
                         made += 1;
                         ImageSurface::create(cairo::Format::ARgb32, width, band_height)?
                     }
-                    // The encoder stopped: its error is the one to report.
+                    // Every surface is out: wait for the encoder to hand one back.
                     Err(_) => match given_back.recv() {
                         Ok(band) => band.into_inner(),
+                        // The encoder stopped: its error is the one to report.
                         Err(_) => break,
                     },
                 };

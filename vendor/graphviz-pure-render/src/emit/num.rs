@@ -7,20 +7,16 @@
 use std::fmt::Write;
 
 /// Strips trailing zeros after a decimal point, and the point itself (`agxbuf_trim_zeros`).
-pub(crate) fn trim_zeros(mut s: String) -> String {
-    if s.contains('.') {
-        while s.ends_with('0') {
-            s.pop();
-        }
-        if s.ends_with('.') {
-            s.pop();
-        }
-        // agxbuf_trim_zeros turns a remaining "-0" into "0"
-        if s == "-0" {
-            s = "0".to_string();
-        }
+pub(crate) fn trim_zeros(s: String) -> String {
+    let had_point = s.contains('.');
+    let s = trim_g(s);
+    // agxbuf_trim_zeros turns a remaining "-0" into "0" (tl-draw's patch: the stripping
+    // itself is `%g`'s, [`trim_g`]).
+    if had_point && s == "-0" {
+        "0".to_string()
+    } else {
+        s
     }
-    s
 }
 
 /// C `printf("%.{prec}f", v)` on the reference platform (macOS libc): non-finite values
