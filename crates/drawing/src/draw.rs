@@ -22,6 +22,7 @@ use tl_trace_model::{write_atomically, Trace};
 use crate::error::DrawError;
 use crate::options::{BatchRender, Collapse, DrawOptions, GraphKind, Settings, View, WriteOptions};
 use crate::output::{gzip, output_target, through_links, OutputFormat};
+use crate::painted::layout_of;
 use crate::views;
 
 /// A finished drawing: its DOT source, and how to lay it out and write it.
@@ -233,13 +234,19 @@ impl Drawing {
             | OutputFormat::Plain
             | OutputFormat::Html => return self.render_at(format, dpi),
         };
-        // Pictures are placed by the xdot render of the same layout (the json one cannot
-        // carry them).
+        // The built-in engines hand over their drawing operations; the system's `dot` writes
+        // them as json text. Pictures are placed by the xdot render of the same layout
+        // (neither carries them).
+        let operations = if self.layout_engine.is_built_in() {
+            TextFormat::Painting
+        } else {
+            TextFormat::Json
+        };
         let with_pictures = self.pictures().next().is_some();
         let formats: &[TextFormat] = if with_pictures {
-            &[TextFormat::Json, TextFormat::Xdot]
+            &[operations, TextFormat::Xdot]
         } else {
-            &[TextFormat::Json]
+            &[operations]
         };
         let laid_out = self.lay_out(dot, formats)?;
         let options = RenderOptions {
@@ -252,11 +259,16 @@ impl Drawing {
             xdot_escaped_text: self.layout_engine.is_built_in(),
         };
         progress::mark(progress::Step::Painting);
-        Ok(tl_render_cairo::render(
-            laid_out.get(TextFormat::Json).unwrap_or_default(),
-            cairo_format,
-            &options,
-        )?)
+        Ok(match laid_out.painting() {
+            Some(painting) => {
+                tl_render_cairo::render_layout(&layout_of(painting), cairo_format, &options)?
+            }
+            None => tl_render_cairo::render(
+                laid_out.get(TextFormat::Json).unwrap_or_default(),
+                cairo_format,
+                &options,
+            )?,
+        })
     }
 
     /// Writes the drawing to `path` in the format of its extension (else PDF), atomically:

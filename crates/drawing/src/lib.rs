@@ -20,6 +20,7 @@ pub mod keywords;
 mod language;
 pub mod options;
 mod output;
+mod painted;
 mod views;
 
 pub use bundle::{draw_bundle, parse_on, BundleGraph, BundleKeywords, BundleOptions, METRICS};

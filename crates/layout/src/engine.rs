@@ -1,11 +1,16 @@
 //! DOT text to laid-out text, by the embedded graphviz-pure engine, by tl-draw's own layered
 //! engine (`layered/`), or by the system's Graphviz `dot` program.
 
+use std::borrow::Cow;
 use std::io::Write;
+
+use graphviz_pure_core::charset::{self, Decoded};
 use std::process::{Command, Stdio};
 use std::str::FromStr;
+use std::sync::Arc;
 
 use crate::error::LayoutError;
+use crate::painting::Painting;
 
 /// Which program lays the graph out (`layout_engine=`, `--layout-engine`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -71,6 +76,9 @@ pub enum TextFormat {
     Xdot,
     /// One line per node and arrow (`-Tplain`).
     Plain,
+    /// Not text: the drawing operations the `json` output holds, parsed
+    /// ([`LaidOut::painting`]), which is what the painter reads; the built-in engines only.
+    Painting,
 }
 
 impl TextFormat {
@@ -81,17 +89,41 @@ impl TextFormat {
             TextFormat::Json => "json",
             TextFormat::Xdot => "xdot",
             TextFormat::Plain => "plain",
+            TextFormat::Painting => "painting",
         }
     }
+}
+
+/// One format's output.
+pub(crate) enum Written {
+    Text(String),
+    Painting(Painting),
 }
 
 /// One layout written in the formats asked for.
 #[derive(Debug, Clone, Default)]
 pub struct LaidOut {
     texts: Vec<(TextFormat, String)>,
+    painting: Option<Arc<Painting>>,
 }
 
 impl LaidOut {
+    fn new(formats: &[TextFormat], written: Vec<Written>) -> LaidOut {
+        let mut laid_out = LaidOut::default();
+        for (&format, written) in formats.iter().zip(written) {
+            match written {
+                Written::Text(text) => laid_out.texts.push((format, text)),
+                Written::Painting(painting) => laid_out.painting = Some(Arc::new(painting)),
+            }
+        }
+        laid_out
+    }
+
+    /// The drawing operations, if [`TextFormat::Painting`] was asked for.
+    pub fn painting(&self) -> Option<&Painting> {
+        self.painting.as_deref()
+    }
+
     /// The text in `format`, if it was asked for.
     pub fn get(&self, format: TextFormat) -> Option<&str> {
         self.texts
@@ -102,7 +134,8 @@ impl LaidOut {
 
     /// Bytes of text held.
     pub(crate) fn bytes(&self) -> usize {
-        self.texts.iter().map(|(_, text)| text.len()).sum()
+        let painting = self.painting.as_ref().map_or(0, |p| p.approximate_bytes());
+        self.texts.iter().map(|(_, text)| text.len()).sum::<usize>() + painting
     }
 
     /// The text in `format`, taken out (empty if it was not asked for).
@@ -135,10 +168,10 @@ pub fn lay_out(
     if engine != LayoutEngine::Layered {
         crate::progress::mark(crate::progress::Step::Placing);
     }
-    let texts = match engine {
-        LayoutEngine::Embedded => embedded(dot, formats).map_err(|error| LayoutError::Failed {
+    let written = match engine {
+        LayoutEngine::Embedded => embedded(dot, formats).map_err(|detail| LayoutError::Failed {
             engine: "embedded (graphviz-pure)",
-            detail: error.to_string(),
+            detail,
         })?,
         LayoutEngine::Layered => {
             crate::layered::lay_out(dot, formats, crate::layered::Writer::Own)?
@@ -146,12 +179,10 @@ pub fn lay_out(
         // Each run of the system program lays out again; it is the optional backend.
         LayoutEngine::SystemDot | LayoutEngine::Auto => formats
             .iter()
-            .map(|&format| system_dot(dot, format))
+            .map(|&format| system_dot(dot, format).map(Written::Text))
             .collect::<Result<_, _>>()?,
     };
-    let laid_out = LaidOut {
-        texts: formats.iter().copied().zip(texts).collect(),
-    };
+    let laid_out = LaidOut::new(formats, written);
     if engine.is_built_in() {
         crate::recent::keep(dot, engine, formats, &laid_out);
     }
@@ -166,24 +197,35 @@ pub fn lay_out_layered_by_graphviz(
     dot: &str,
     formats: &[TextFormat],
 ) -> Result<LaidOut, LayoutError> {
-    let texts = crate::layered::lay_out(dot, formats, crate::layered::Writer::Graphviz)?;
-    Ok(LaidOut {
-        texts: formats.iter().copied().zip(texts).collect(),
-    })
+    let written = crate::layered::lay_out(dot, formats, crate::layered::Writer::Graphviz)?;
+    Ok(LaidOut::new(formats, written))
 }
 
-fn embedded(dot: &str, formats: &[TextFormat]) -> graphviz_pure::Result<Vec<String>> {
-    let mut graph = graphviz_pure::parse_dot(dot)?.into_output();
-    // Layout diagnostics are warnings about the drawing, not failures; they are dropped.
-    let _diagnostics = graphviz_pure::layout_graph(&mut graph, graphviz_pure::LayoutEngine::Dot)?;
-    crate::progress::mark(crate::progress::Step::Writing);
-    formats
-        .iter()
-        .map(|format| {
-            let format = graphviz_pure::OutputFormat::parse(format.name())?;
-            Ok(graphviz_pure::render_graph(&graph, format)?.into_output())
-        })
-        .collect()
+fn embedded(dot: &str, formats: &[TextFormat]) -> Result<Vec<Written>, String> {
+    // The facade's `parse_dot`, `layout_graph` and `render_graph`, on the graph itself, as
+    // the painting needs it; layout diagnostics are warnings about the drawing, not
+    // failures, and are dropped.
+    let (result, _diagnostics) = graphviz_pure_core::diag::capture(|| {
+        let mut graph = graphviz_pure_render::decoded::parse_dot(&Decoded::from_text(dot))?;
+        graphviz_pure_layout::layout_graph(&mut graph, graphviz_pure_layout::LayoutEngine::Dot)?;
+        crate::progress::mark(crate::progress::Step::Writing);
+        formats
+            .iter()
+            .map(|&format| {
+                if format == TextFormat::Painting {
+                    let drawn = graphviz_pure_render::GraphJobs::new(&graph).xdot_drawing()?;
+                    return Ok(Written::Painting(Painting::new(&graph, drawn)));
+                }
+                let format = graphviz_pure_render::OutputFormat::parse(format.name())?;
+                let text = graphviz_pure_render::render_graph(&graph, format)?;
+                Ok(Written::Text(match charset::to_text(&text) {
+                    Cow::Borrowed(_) => text,
+                    Cow::Owned(owned) => owned,
+                }))
+            })
+            .collect::<graphviz_pure_core::Result<Vec<Written>>>()
+    });
+    result.map_err(|error| charset::to_text(&error.to_string()).into_owned())
 }
 
 fn system_dot(dot: &str, format: TextFormat) -> Result<String, LayoutError> {
@@ -191,6 +233,11 @@ fn system_dot(dot: &str, format: TextFormat) -> Result<String, LayoutError> {
         engine: "system dot",
         detail,
     };
+    if format == TextFormat::Painting {
+        return Err(failed(
+            "the system's dot writes no painting; ask it for json".to_owned(),
+        ));
+    }
     let mut child = Command::new("dot")
         .arg(format!("-T{}", format.name()))
         .stdin(Stdio::piped())

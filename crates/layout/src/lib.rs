@@ -19,6 +19,7 @@ mod error;
 pub mod frames;
 pub mod guard;
 mod layered;
+pub mod painting;
 pub mod progress;
 pub mod quality;
 mod recent;

@@ -132,13 +132,21 @@ const PAD: f64 = 4.0;
 /// Default raster resolution (Graphviz's).
 const DEFAULT_DPI: f64 = 96.0;
 
-/// Paints `layout_json` in `format`.
+/// Paints `layout_json` (the layout engine's `json` output) in `format`.
 pub fn render(
     layout_json: &str,
     format: Format,
     options: &RenderOptions,
 ) -> Result<Rendered, RenderError> {
-    let layout = Layout::parse(layout_json)?;
+    render_layout(&Layout::parse(layout_json)?, format, options)
+}
+
+/// Paints `layout` in `format`.
+pub fn render_layout(
+    layout: &Layout,
+    format: Format,
+    options: &RenderOptions,
+) -> Result<Rendered, RenderError> {
     let (llx, lly, urx, ury) = layout
         .bounding_box()
         .ok_or_else(|| RenderError::BoundingBox(layout.bb.clone()))?;
@@ -189,9 +197,9 @@ pub fn render(
                 f64::from(pixels_wide) / scale,
                 f64::from(pixels_high) / scale,
             );
-            paint_all(&context, &layout, frame, page, options);
+            paint_all(&context, layout, frame, page, options);
             drop(context);
-            let opaque = page_color(&layout).3 >= 1.0;
+            let opaque = page_color(layout).3 >= 1.0;
             png_file::encode_in_bands(pixels_wide, pixels_high, opaque, |band, top| {
                 let context = Context::new(band)?;
                 context.set_operator(cairo::Operator::Source);
@@ -208,7 +216,7 @@ pub fn render(
             surface.set_metadata(cairo::PdfMetadata::CreateDate, PDF_CREATION_DATE)?;
             let context = Context::new(&surface)?;
             context.scale(scale, scale);
-            paint_all(&context, &layout, frame, (width, height), options);
+            paint_all(&context, layout, frame, (width, height), options);
             drop(context);
             finish_stream(surface.finish_output_stream())?
         }
@@ -218,14 +226,14 @@ pub fn render(
             surface.set_eps(format == Format::Eps);
             let context = Context::new(&surface)?;
             context.scale(scale, scale);
-            paint_all(&context, &layout, frame, (width, height), options);
+            paint_all(&context, layout, frame, (width, height), options);
             drop(context);
             fixed_creation_date(finish_stream(surface.finish_output_stream())?)
         }
         Format::Svg => {
             let surface = SvgSurface::for_stream(width, height, Vec::<u8>::new())?;
             let context = Context::new(&surface)?;
-            paint_all(&context, &layout, frame, (width, height), options);
+            paint_all(&context, layout, frame, (width, height), options);
             drop(context);
             renumber_surfaces(finish_stream(surface.finish_output_stream())?)
         }

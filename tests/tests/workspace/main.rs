@@ -16,6 +16,7 @@ mod hostile;
 mod interactive;
 mod number_format;
 mod onnx;
+mod painting;
 mod real_models;
 mod reference;
 mod render;

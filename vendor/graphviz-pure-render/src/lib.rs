@@ -338,6 +338,31 @@ fn cgraph_view(graph: &Graph) -> Graph {
 /// transformer); a larger text grows once.
 const SVG_BYTES_PER_OBJECT: usize = 1024;
 
+/// tl-draw's patch: an object of the graph the xdot job draws ([`XdotDrawing`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum XdotObject {
+    /// The root graph.
+    Graph,
+    /// A subgraph (a cluster), by its index in the graph's subgraphs.
+    Subgraph(usize),
+    /// A node, by its index.
+    Node(usize),
+    /// An edge, by its index.
+    Edge(usize),
+}
+
+/// tl-draw's patch: what the `json` job draws, as its xdot job's text per object, without
+/// the JSON text ([`GraphJobs::xdot_drawing`]).
+#[derive(Debug, Clone, Default)]
+pub struct XdotDrawing {
+    /// The bounding box as the `json` output's `bb` writes it (`"%.5g,%.5g,%.5g,%.5g"`).
+    pub bb: String,
+    /// `(object, attribute, xdot text)` in the order the job set them (`_draw_`, `_ldraw_`,
+    /// `_hdraw_`, `_tdraw_`, `_hldraw_`, `_tldraw_`, `xdotversion`); a later value of one
+    /// object's attribute replaces an earlier one, as on the graph.
+    pub sets: Vec<(XdotObject, &'static str, String)>,
+}
+
 /// One laid-out graph as `gvRenderJobs` renders it: one job per output format, each running
 /// `emit_graph` (which reports render-time diagnostics for every format, drawing or not)
 /// and then its writer. C's jobs share one cgraph: what a job sets on it with `agxset`
@@ -397,6 +422,53 @@ impl<'g> GraphJobs<'g> {
     /// returns only the job's own output).
     pub fn take_stdout(&mut self) -> String {
         std::mem::take(&mut self.stdout)
+    }
+
+    /// tl-draw's patch: the drawing operations the `json` job writes, as the xdot text of
+    /// each object, for a caller that paints them: the xdot job `json_begin_graph` runs,
+    /// without attaching the layout's attributes to a copy of the graph or writing JSON
+    /// (which took as long as the xdot job itself). Takes the measured nodes as a job does.
+    pub fn xdot_drawing(&mut self) -> Result<XdotDrawing> {
+        let graph = self.graph;
+        let measured_nodes = self.measured_nodes.take();
+        let version = self
+            .cgraph
+            .as_ref()
+            .unwrap_or(graph)
+            .graph_attrs
+            .get("xdotversion")
+            .cloned();
+        graphviz_pure_core::usershape::rendering(&graph.layout.usershapes, || {
+            graphviz_pure_core::charset::begin_render(
+                graph.root_name(),
+                graph.graph_attrs.get("charset").map(String::as_str),
+            );
+            let m = emit::model::Model::build_with(graph, measured_nodes)?;
+            let y_off = emit::y_offset(m.bb);
+            let eng = xdot_engine::XdotEngine::new(version.as_deref(), None, y_off);
+            let nested = emit::RunJob {
+                job: None,
+                output_file: false,
+            };
+            let (eng, _) = emit::run_job(&m, eng, nested);
+            let sets = eng
+                .sets
+                .into_iter()
+                .map(|(kind, name, value)| {
+                    let object = match kind {
+                        emit::job::ObjKind::Root => XdotObject::Graph,
+                        emit::job::ObjKind::Cluster(c) => XdotObject::Subgraph(m.clusters[c].sub),
+                        emit::job::ObjKind::Node(n) => XdotObject::Node(n),
+                        emit::job::ObjKind::Edge(e) => XdotObject::Edge(e),
+                    };
+                    (object, name, value)
+                })
+                .collect();
+            Ok(XdotDrawing {
+                bb: emit::output::bb_text(m.bb, y_off),
+                sets,
+            })
+        })
     }
 
     /// Keeps what a job set on the cgraph for the jobs after it.

@@ -19,8 +19,9 @@ use tl_layered::Size;
 use self::input::{engine_input, Direction, Frames};
 use self::keep_positions::{rounded, PlacedEdge, Placement};
 use self::page::{num, push_num, Page};
-use crate::engine::TextFormat;
+use crate::engine::{TextFormat, Written};
 use crate::error::LayoutError;
+use crate::painting::Painting;
 
 mod input;
 mod keep_positions;
@@ -42,7 +43,7 @@ pub(crate) fn lay_out(
     dot: &str,
     formats: &[TextFormat],
     writer: Writer,
-) -> Result<Vec<String>, LayoutError> {
+) -> Result<Vec<Written>, LayoutError> {
     let failed = |detail: String| LayoutError::Failed {
         engine: "layered",
         detail,
@@ -67,9 +68,6 @@ pub(crate) fn lay_out(
             .iter()
             .enumerate()
             .map(|(index, format)| {
-                let name = format.name();
-                let format =
-                    graphviz_pure_render::OutputFormat::parse(name).map_err(|e| e.to_string())?;
                 // One job per format, as `render_graph` runs them; the last takes the sizes.
                 let mut job = graphviz_pure_render::GraphJobs::new(&graph);
                 let sizes = if index + 1 == formats.len() {
@@ -80,13 +78,20 @@ pub(crate) fn lay_out(
                 if let Some(sizes) = sizes {
                     job.use_measured_nodes(sizes);
                 }
+                if *format == TextFormat::Painting {
+                    let drawn = job.xdot_drawing().map_err(|e| e.to_string())?;
+                    return Ok(Written::Painting(Painting::new(&graph, drawn)));
+                }
+                let name = format.name();
+                let format =
+                    graphviz_pure_render::OutputFormat::parse(name).map_err(|e| e.to_string())?;
                 let text = job.render(format, name).map_err(|e| e.to_string())?;
-                Ok(match charset::to_text(&text) {
+                Ok(Written::Text(match charset::to_text(&text) {
                     Cow::Borrowed(_) => text,
                     Cow::Owned(owned) => owned,
-                })
+                }))
             })
-            .collect::<Result<Vec<String>, String>>()
+            .collect::<Result<Vec<Written>, String>>()
     });
     result.map_err(failed)
 }

@@ -76,6 +76,17 @@ fn vertices(n: &super::model::RNode<'_>, y_off: f64) -> Option<String> {
 /// `attach_attrs_and_arrows`: returns a copy of `cgraph` (the model's graph with what earlier
 /// jobs set on it) with `pos`, `width`, `height`, `rects`, `vertices`, `bb`, `lp`, `lwidth`,
 /// `lheight`, `xlp`, `head_lp`, `tail_lp` set, and whether any edge has start or end arrows.
+/// A bounding box as `rec_attach_bb` writes it: `"%.5g,%.5g,%.5g,%.5g"`, y as drawn.
+pub(crate) fn bb_text(b: graphviz_pure_core::BoundingBox, y_off: f64) -> String {
+    format!(
+        "{},{},{},{}",
+        g5(b.ll.x),
+        g5(y_dir(b.ll.y, y_off)),
+        g5(b.ur.x),
+        g5(y_dir(b.ur.y, y_off))
+    )
+}
+
 pub(crate) fn attach_attrs(
     m: &Model<'_>,
     cgraph: &Graph,
@@ -163,15 +174,7 @@ pub(crate) fn attach_attrs(
         }
     }
     // rec_attach_bb
-    let bbs = |b: graphviz_pure_core::BoundingBox| {
-        format!(
-            "{},{},{},{}",
-            g5(b.ll.x),
-            g5(y_dir(b.ll.y, y_off)),
-            g5(b.ur.x),
-            g5(y_dir(b.ur.y, y_off))
-        )
-    };
+    let bbs = |b: graphviz_pure_core::BoundingBox| bb_text(b, y_off);
     g.graph_attrs.set("bb", bbs(m.bb), false);
     if let Some(l) = m.label.as_ref().filter(|l| !l.text.is_empty()) {
         g.graph_attrs.set("lp", pt(l.pos), false);
