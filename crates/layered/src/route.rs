@@ -1,11 +1,13 @@
 //! Routes: each arrow through its chain of points, as smooth curves.
 //!
-//! An arrow leaves its tail's side facing the flow, runs straight through each layer it
-//! crosses (its dummy holds a place there, so no node is in the way) and bends only in the
-//! gaps between layers, with tangents along the flow: an S-curve when it shifts sideways.
-//! Arrows into one box or ellipse end side by side on its outline, so each arrowhead shows,
-//! and their head labels sit apart. An arrow outside the layering (not ranked, or a loop) is
-//! drawn straight.
+//! An arrow leaves its tail's side facing the flow at the point nearest where it goes next
+//! (within the side, clear of a box's corners), runs straight through each layer it crosses
+//! (its dummy holds a place there, so no node is in the way) and bends only in the gaps
+//! between layers, with tangents along the flow: an S-curve when it shifts sideways, a
+//! straight line between two nodes that overlap across the flow. Arrows into one box or
+//! ellipse end side by side on its outline, so each arrowhead shows, and their head labels
+//! sit apart; a node's only arrow ends where it comes from. An arrow outside the layering
+//! (not ranked, or a loop) is drawn straight.
 
 use crate::layers::Layering;
 use crate::place::Placed;
@@ -47,12 +49,13 @@ pub(crate) fn finish(
 /// Most room between the ends of two arrows into one node.
 const PORT_GAP: f64 = 12.0;
 
-/// Per arrow: how far from its head's middle it ends. The ranked arrows into one box or
-/// ellipse end side by side on its near side, in the order they arrive from, at most
-/// [`PORT_GAP`] apart and within the middle half of it, so each arrowhead shows; into
-/// anything else, and alone, at the middle.
-fn head_ports(graph: &Graph, proper: &Proper, placed: &Placed) -> Vec<f64> {
-    let mut ports = vec![0.0; graph.edges.len()];
+/// Per arrow: how far from its head's middle it ends, for arrows that share their head. The
+/// ranked arrows into one box or ellipse end side by side on its near side, in the order
+/// they arrive from, at most [`PORT_GAP`] apart and within the middle half of it, so each
+/// arrowhead shows; into anything else at the middle. `None`: the arrow is its head's only
+/// one and ends where it comes from ([`Ends`]).
+fn head_ports(graph: &Graph, proper: &Proper, placed: &Placed) -> Vec<Option<f64>> {
+    let mut ports = vec![None; graph.edges.len()];
     let mut by_head: Vec<Vec<(f64, usize)>> = vec![Vec::new(); graph.nodes.len()];
     for (edge, path) in proper.paths.iter().enumerate() {
         // The laid-out head, and the point the arrow comes to it from.
@@ -78,17 +81,100 @@ fn head_ports(graph: &Graph, proper: &Proper, placed: &Placed) -> Vec<f64> {
     }
     for (head, arrows) in by_head.iter_mut().enumerate() {
         let node = &graph.nodes[head];
-        if arrows.len() < 2 || node.outline == Outline::Other {
+        if arrows.len() < 2 {
+            continue;
+        }
+        if node.outline == Outline::Other {
+            for &(_, edge) in arrows.iter() {
+                ports[edge] = Some(0.0);
+            }
             continue;
         }
         arrows.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         let gaps = (arrows.len() - 1) as f64;
         let gap = PORT_GAP.min(node.size.breadth / 2.0 / gaps);
         for (rank, &(_, edge)) in arrows.iter().enumerate() {
-            ports[edge] = (rank as f64 - gaps / 2.0) * gap;
+            ports[edge] = Some((rank as f64 - gaps / 2.0) * gap);
         }
     }
     ports
+}
+
+/// Least distance between where an arrow leaves or enters a box and the box's corner.
+const CORNER_INSET: f64 = 10.0;
+
+/// Where along a node's side facing the flow an arrow may leave or enter it, as an offset
+/// from its middle: the side less its corners on a box, the middle half of an ellipse,
+/// only the middle on other shapes.
+fn side_room(graph: &Graph, node: usize) -> f64 {
+    let node = &graph.nodes[node];
+    let half = node.size.breadth / 2.0;
+    match node.outline {
+        Outline::Box => (half - CORNER_INSET.max(half * 0.3)).max(0.0),
+        Outline::Ellipse => half / 2.0,
+        Outline::Other => 0.0,
+    }
+}
+
+/// Where a ranked arrow leaves its tail and enters its head, across the flow. Each end
+/// faces the other end's next point, within the room its side gives ([`side_room`]): two
+/// nodes one above the other are joined by a straight arrow, and an arrow to a node off to
+/// one side shifts only as far as their sides leave, as Graphviz's arrows, aimed at the
+/// nodes' middles, leave a box's side nearest the other. An arrow that shares its head
+/// ends at its place among the others ([`head_ports`]).
+struct Ends {
+    exit: f64,
+    entry: f64,
+}
+
+impl Ends {
+    /// `after_tail` and `before_head`: the x of the points next to each end, `None` where
+    /// the ends are each other's next points.
+    fn of(
+        graph: &Graph,
+        nodes: &[Point],
+        (tail, head): (usize, usize),
+        port: Option<f64>,
+        (after_tail, before_head): (Option<f64>, Option<f64>),
+    ) -> Ends {
+        let range = |node: usize| {
+            let room = side_room(graph, node);
+            (nodes[node].x - room, nodes[node].x + room)
+        };
+        let tail_range = range(tail);
+        let head_range = match port {
+            Some(offset) => (nodes[head].x + offset, nodes[head].x + offset),
+            None => range(head),
+        };
+        let clamp = |x: f64, (low, high): (f64, f64)| x.clamp(low, high);
+        match (after_tail, before_head) {
+            (Some(after), Some(before)) => Ends {
+                exit: clamp(after, tail_range),
+                entry: clamp(before, head_range),
+            },
+            _ => {
+                let (low, high) = (
+                    tail_range.0.max(head_range.0),
+                    tail_range.1.min(head_range.1),
+                );
+                if low <= high {
+                    let middle = (nodes[tail].x + clamp(nodes[head].x, head_range)) / 2.0;
+                    let x = middle.clamp(low, high);
+                    Ends { exit: x, entry: x }
+                } else if tail_range.1 < head_range.0 {
+                    Ends {
+                        exit: tail_range.1,
+                        entry: head_range.0,
+                    }
+                } else {
+                    Ends {
+                        exit: tail_range.0,
+                        entry: head_range.1,
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Head labels of arrows into one node: their tips are a few points apart, so a label beside
@@ -137,7 +223,7 @@ fn route(
     placed: &Placed,
     nodes: &[Point],
     edge: usize,
-    port: f64,
+    port: Option<f64>,
 ) -> Route {
     let e = &graph.edges[edge];
     let ranked = !matches!(proper.paths[edge], Path::Unranked);
@@ -145,11 +231,22 @@ fn route(
         Path::Unranked => straight_line(graph, nodes, e.tail, e.head),
         Path::Points(points) => {
             let (first, last) = (points[0], points[points.len() - 1]);
-            let mut line = Line::start(graph, proper, placed, nodes, first);
-            for &d in &points[1..points.len() - 1] {
+            let inner = &points[1..points.len() - 1];
+            let ends = Ends::of(
+                graph,
+                nodes,
+                (first, last),
+                port,
+                (
+                    inner.first().map(|&d| placed.x[d]),
+                    inner.last().map(|&d| placed.x[d]),
+                ),
+            );
+            let mut line = Line::start(graph, proper, placed, nodes, first, ends.exit);
+            for &d in inner {
                 line.through(proper, placed, d);
             }
-            line.finish(graph, proper, placed, nodes, last, port)
+            line.finish(graph, proper, placed, nodes, last, ends.entry)
         }
         Path::Trunk {
             tail,
@@ -158,7 +255,17 @@ fn route(
             head,
         } => {
             let chain = &proper.trunks[*trunk][along.clone()];
-            let mut line = Line::start(graph, proper, placed, nodes, *tail);
+            let ends = Ends::of(
+                graph,
+                nodes,
+                (*tail, *head),
+                port,
+                (
+                    chain.first().map(|&d| placed.x[d]),
+                    chain.last().map(|&d| placed.x[d]),
+                ),
+            );
+            let mut line = Line::start(graph, proper, placed, nodes, *tail, ends.exit);
             // Only where the trunk bends: its straight runs are one piece each.
             for (at, &d) in chain.iter().enumerate() {
                 let bends = at == 0
@@ -169,7 +276,7 @@ fn route(
                     line.through(proper, placed, d);
                 }
             }
-            line.finish(graph, proper, placed, nodes, *head, port)
+            line.finish(graph, proper, placed, nodes, *head, ends.entry)
         }
     };
     if layering.reversed[edge] && ranked {
@@ -235,15 +342,17 @@ impl Line {
         placed: &Placed,
         nodes: &[Point],
         tail: usize,
+        exit: f64,
     ) -> Line {
         let layer = proper.vertices[tail].layer;
+        let node = &graph.nodes[tail];
         let mut line = Line { points: Vec::new() };
         line.push(Point {
-            x: nodes[tail].x,
-            y: nodes[tail].y + graph.nodes[tail].size.depth / 2.0,
+            x: exit,
+            y: nodes[tail].y + node.size.depth / 2.0 * reach(node, exit - nodes[tail].x),
         });
         line.push(Point {
-            x: nodes[tail].x,
+            x: exit,
             y: placed.layer_top[layer] + placed.layer_depth[layer],
         });
         line
@@ -267,26 +376,17 @@ impl Line {
         placed: &Placed,
         nodes: &[Point],
         head: usize,
-        port: f64,
+        entry: f64,
     ) -> Vec<Point> {
         let layer = proper.vertices[head].layer;
         let node = &graph.nodes[head];
-        let x = nodes[head].x + port;
         self.push(Point {
-            x,
+            x: entry,
             y: placed.layer_top[layer],
         });
-        // On an ellipse, an arrow off its middle ends where the outline has curved back.
-        let reach = match node.outline {
-            Outline::Ellipse if node.size.breadth > 0.0 => {
-                let across = (2.0 * port / node.size.breadth).clamp(-1.0, 1.0);
-                (1.0 - across * across).sqrt()
-            }
-            _ => 1.0,
-        };
         self.push(Point {
-            x,
-            y: nodes[head].y - node.size.depth / 2.0 * reach,
+            x: entry,
+            y: nodes[head].y - node.size.depth / 2.0 * reach(node, entry - nodes[head].x),
         });
         self.points
     }
@@ -307,6 +407,19 @@ impl Line {
             Some(last) if run => *last = p,
             _ => self.points.push(p),
         }
+    }
+}
+
+/// How far an arrow `across` from a node's middle reaches into it along the flow, as a share
+/// of its half depth: on an ellipse, an arrow off its middle ends where the outline has
+/// curved back.
+fn reach(node: &crate::Node, across: f64) -> f64 {
+    match node.outline {
+        Outline::Ellipse if node.size.breadth > 0.0 => {
+            let across = (2.0 * across / node.size.breadth).clamp(-1.0, 1.0);
+            (1.0 - across * across).sqrt()
+        }
+        _ => 1.0,
     }
 }
 

@@ -321,6 +321,48 @@ fn a_residual_runs_inside_the_block_it_enters() {
 }
 
 #[test]
+fn arrows_between_boxes_one_above_another_run_straight_from_apart() {
+    // A box (0) read by two boxes side by side (1, 2): each arrow leaves the reader's way,
+    // from a point of its own on the tail's far side, and runs straight into its head, as
+    // the boxes overlap across the flow; from the middle both would bend.
+    let wide = Node {
+        size: Size {
+            breadth: 200.0,
+            depth: 40.0,
+        },
+        frame: None,
+        outline: Outline::Box,
+    };
+    let g = graph(vec![wide; 3], vec![edge(0, 1), edge(0, 2)], Vec::new());
+    let layout = lay_out(&g).unwrap();
+    check(&g, &layout);
+    let tail = layout.nodes[0];
+    let starts: Vec<Point> = layout.edges.iter().map(|route| route.points[0]).collect();
+    for (e, route) in layout.edges.iter().enumerate() {
+        assert!(
+            route
+                .points
+                .iter()
+                .all(|p| (p.x - starts[e].x).abs() < 1e-6),
+            "arrow {e} bends: {:?}",
+            route.points
+        );
+        assert!(
+            (starts[e].y - (tail.y + 20.0)).abs() < 1e-6,
+            "{:?}",
+            starts[e]
+        );
+        // Within the side less its corners (30% of its half here).
+        assert!(
+            (starts[e].x - tail.x).abs() <= 70.0 + 1e-6,
+            "{:?}",
+            starts[e]
+        );
+    }
+    assert!((starts[0].x - starts[1].x).abs() >= 20.0, "{starts:?}");
+}
+
+#[test]
 fn arrows_into_one_node_end_apart_and_their_head_labels_do_not_overlap() {
     // A residual add (3) reads the block's chain (0 -> 1 -> 2) and its input (0), and an op
     // (5) reads three: each arrow ends at a point of its own on the head's outline, and its
