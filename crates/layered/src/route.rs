@@ -50,10 +50,11 @@ pub(crate) fn finish(
 const PORT_GAP: f64 = 12.0;
 
 /// Per arrow: how far from its head's middle it ends, for arrows that share their head. The
-/// ranked arrows into one box or ellipse end side by side on its near side, in the order
-/// they arrive from, at most [`PORT_GAP`] apart and within the middle half of it, so each
-/// arrowhead shows; into anything else at the middle. `None`: the arrow is its head's only
-/// one and ends where it comes from ([`Ends`]).
+/// ranked arrows into one box or ellipse end on its near side in the order they arrive from,
+/// each as near where it comes from as the side allows ([`side_room`]) and [`PORT_GAP`]
+/// apart at least (less on a side too short for that), so each arrowhead shows; into
+/// anything else at the middle. `None`: the arrow is its head's only one and ends where it
+/// comes from ([`Ends`]).
 fn head_ports(graph: &Graph, proper: &Proper, placed: &Placed) -> Vec<Option<f64>> {
     let mut ports = vec![None; graph.edges.len()];
     let mut by_head: Vec<Vec<(f64, usize)>> = vec![Vec::new(); graph.nodes.len()];
@@ -91,10 +92,26 @@ fn head_ports(graph: &Graph, proper: &Proper, placed: &Placed) -> Vec<Option<f64
             continue;
         }
         arrows.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        let gaps = (arrows.len() - 1) as f64;
-        let gap = PORT_GAP.min(node.size.breadth / 2.0 / gaps);
-        for (rank, &(_, edge)) in arrows.iter().enumerate() {
-            ports[edge] = Some((rank as f64 - gaps / 2.0) * gap);
+        // On a small box, the middle half: arrowheads apart matter more than its corners.
+        let room = side_room(graph, head).max(node.size.breadth / 4.0);
+        let middle = placed.x[head];
+        let gap = PORT_GAP.min(2.0 * room / (arrows.len() - 1) as f64);
+        // Each as near its arrival as the side allows, then pushed apart: rightwards past
+        // the one before, then back leftwards from the side's end.
+        let mut at: Vec<f64> = arrows
+            .iter()
+            .map(|&(from, _)| from.clamp(middle - room, middle + room))
+            .collect();
+        for i in 1..at.len() {
+            at[i] = at[i].max(at[i - 1] + gap);
+        }
+        let mut limit = middle + room;
+        for place in at.iter_mut().rev() {
+            *place = place.min(limit);
+            limit = *place - gap;
+        }
+        for (&(_, edge), place) in arrows.iter().zip(at) {
+            ports[edge] = Some(place - middle);
         }
     }
     ports

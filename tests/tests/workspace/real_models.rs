@@ -538,8 +538,8 @@ fn a_cell_called_in_a_loop_folds_into_its_first_call_and_the_later_ones() {
 /// quality"): on real models, no arrow is drawn through a node it does not join and no two
 /// frames overlap without one holding the other; and the layered engine's crossings stay
 /// within 30% of graphviz-pure's where both lay a model out (T5 1.07x, Mixtral 1.28x,
-/// Whisper 1.12x), its arrows within 20% of graphviz-pure's length on GPT-2 small (1.08x),
-/// ResNet-50 (1.00x), BERT (1.16x) and the VAE (1.04x).
+/// Whisper 1.12x), its arrows within 20% of graphviz-pure's length on GPT-2 small (1.03x),
+/// ResNet-50 (0.97x), BERT (1.11x) and the VAE (1.00x).
 #[test]
 fn real_layouts_draw_no_arrow_through_a_node_and_no_overlapping_frames() {
     use tl_layout::{lay_out, LayoutEngine, TextFormat};
