@@ -25,6 +25,7 @@
 //! Invariants (tests in `tests.rs`): no node overlaps another node or a frame it is not in;
 //! frames nest and never overlap; every route starts at its tail and ends at its head.
 
+mod labels;
 mod layers;
 mod order;
 mod place;

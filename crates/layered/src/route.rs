@@ -30,7 +30,8 @@ pub(crate) fn finish(
     let mut edges: Vec<Route> = (0..graph.edges.len())
         .map(|edge| route(graph, layering, proper, placed, &nodes, edge, ports[edge]))
         .collect();
-    spread_head_labels(graph, &mut edges);
+    crate::labels::spread_head_labels(graph, &mut edges);
+    crate::labels::place_labels(graph, &nodes, &placed.frames, &mut edges);
     let frames: Vec<Rect> = placed
         .frames
         .iter()
@@ -194,45 +195,6 @@ impl Ends {
     }
 }
 
-/// Head labels of arrows into one node: their tips are a few points apart, so a label beside
-/// each would sit on the next. The one arriving from furthest left goes left of its tip, the
-/// others right of theirs side by side, in the order they arrive from (the rightmost
-/// outermost): the gap before the tips is too shallow to stack them along the flow.
-fn spread_head_labels(graph: &Graph, edges: &mut [Route]) {
-    let mut by_head: Vec<Vec<usize>> = vec![Vec::new(); graph.nodes.len()];
-    for (index, (edge, route)) in graph.edges.iter().zip(edges.iter()).enumerate() {
-        if edge.tail != edge.head && route.head_label.is_some() {
-            by_head[edge.head].push(index);
-        }
-    }
-    for arrows in by_head.iter_mut().filter(|arrows| arrows.len() >= 2) {
-        // Where each comes from: the start of its last curve.
-        let from = |route: &Route| route.points[route.points.len().saturating_sub(4)];
-        arrows.sort_by(|&a, &b| {
-            from(&edges[a])
-                .x
-                .total_cmp(&from(&edges[b]).x)
-                .then(a.cmp(&b))
-        });
-        let mut right = f64::NEG_INFINITY;
-        for (rank, &index) in arrows.iter().enumerate() {
-            let size = graph.edges[index].head_label.unwrap_or_default();
-            let route = &mut edges[index];
-            let tip = route.tip;
-            let Some(label) = route.head_label.as_mut() else {
-                continue;
-            };
-            if rank == 0 {
-                label.x = tip.x - 4.0 - size.breadth / 2.0;
-            } else {
-                let left = (tip.x + 4.0).max(right + 4.0);
-                label.x = left + size.breadth / 2.0;
-                right = left + size.breadth;
-            }
-        }
-    }
-}
-
 fn route(
     graph: &Graph,
     layering: &Layering,
@@ -302,6 +264,11 @@ fn route(
     let tip = *line.last().unwrap_or(&Point::default());
     let before = line[line.len().saturating_sub(2)];
     let along = unit(before, tip);
+    let flow = if along.y.abs() > 1e-9 {
+        along.y.signum()
+    } else {
+        0.0
+    };
     let base = Point {
         x: tip.x - along.x * e.arrow_length,
         y: tip.y - along.y * e.arrow_length,
@@ -332,13 +299,15 @@ fn route(
         tip,
         label,
         floating_label: e.floating_label.map(|size| beside(middle, size)),
+        // Clear of the node along the flow, however slanted the arrow's last piece (it is
+        // slanted where the head is its layer's deepest node: no straight run before it).
         head_label: e.head_label.map(|size| Point {
             x: tip.x + 4.0 + size.breadth / 2.0,
-            y: tip.y - along.y * (size.depth / 2.0 + 2.0),
+            y: tip.y - flow * (size.depth / 2.0 + 2.0),
         }),
         tail_label: e.tail_label.map(|size| Point {
             x: start.x + 4.0 + size.breadth / 2.0,
-            y: start.y + along.y * (size.depth / 2.0 + 2.0),
+            y: start.y + flow * (size.depth / 2.0 + 2.0),
         }),
         points,
     }

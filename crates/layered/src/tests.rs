@@ -1,5 +1,6 @@
 use proptest::prelude::*;
 
+use crate::labels::centred;
 use crate::*;
 
 fn node(frame: Option<usize>) -> Node {
@@ -47,20 +48,6 @@ fn graph(nodes: Vec<Node>, edges: Vec<Edge>, frames: Vec<Frame>) -> Graph {
         node_gap: 18.0,
         layer_gap: 36.0,
         caption_side: CaptionSide::End,
-    }
-}
-
-/// The rectangle of `size` centred on `at`.
-fn centred(at: Point, size: Size) -> Rect {
-    Rect {
-        min: Point {
-            x: at.x - size.breadth / 2.0,
-            y: at.y - size.depth / 2.0,
-        },
-        max: Point {
-            x: at.x + size.breadth / 2.0,
-            y: at.y + size.depth / 2.0,
-        },
     }
 }
 

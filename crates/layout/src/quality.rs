@@ -1,7 +1,8 @@
 //! How good a layout is, measured on what an engine wrote (its `-Tjson` text): arrow
 //! crossings, total arrow length, drawing area and aspect, arrows drawn through a node they do
-//! not join, and frames overlapping without one holding the other. The numbers a faster
-//! engine must be compared on (`docs/performance.md`, "Layout quality").
+//! not join, frames overlapping without one holding the other, and arrow labels set on a
+//! node or on another label. The numbers a faster engine must be compared on
+//! (`docs/performance.md`, "Layout quality").
 
 use serde_json::Value;
 
@@ -32,6 +33,9 @@ pub struct Quality {
     pub arrows_through_nodes: u64,
     /// Pairs of frames that overlap without one holding the other.
     pub frames_overlapping: u64,
+    /// Arrow labels (middle, floating, head and tail) set on a node or on another arrow
+    /// label, each counted once.
+    pub labels_overlapping: u64,
 }
 
 /// A point, in points.
@@ -230,6 +234,7 @@ pub fn measure(json: &str) -> Option<Quality> {
         .map(|pair| ((pair[1].0 - pair[0].0).powi(2) + (pair[1].1 - pair[0].1).powi(2)).sqrt())
         .sum();
     quality.crossings = crossings(&arrows, &bounds);
+    quality.labels_overlapping = labels_overlapping(&edges, &nodes, &bounds);
     quality.arrows_through_nodes = through_nodes(&arrows, &nodes);
     for (k, a) in frames.iter().enumerate() {
         for b in &frames[k + 1..] {
@@ -239,6 +244,68 @@ pub fn measure(json: &str) -> Option<Quality> {
         }
     }
     Some(quality)
+}
+
+/// The boxes of the texts an operation list draws (`T` operations, at the size of the last
+/// `F`): from the baseline a quarter of the size down to four fifths up.
+fn text_boxes(ops: Option<&Value>, out: &mut Vec<Rect>) {
+    let mut size = 14.0;
+    for op in ops.and_then(Value::as_array).into_iter().flatten() {
+        match op.get("op").and_then(Value::as_str) {
+            Some("F") => size = op.get("size").and_then(Value::as_f64).unwrap_or(size),
+            Some("T") => {
+                let at = op.get("pt").and_then(Value::as_array);
+                let (Some(x), Some(y)) = (
+                    at.and_then(|p| p.first()).and_then(Value::as_f64),
+                    at.and_then(|p| p.get(1)).and_then(Value::as_f64),
+                ) else {
+                    continue;
+                };
+                let width = op.get("width").and_then(Value::as_f64).unwrap_or(0.0);
+                let left = match op.get("align").and_then(Value::as_str) {
+                    Some("c") => x - width / 2.0,
+                    Some("r") => x - width,
+                    _ => x,
+                };
+                out.push(Rect {
+                    x0: left,
+                    y0: y - 0.25 * size,
+                    x1: left + width,
+                    y1: y + 0.8 * size,
+                });
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Arrow labels that overlap a node or another arrow label.
+fn labels_overlapping(edges: &[Value], nodes: &[(i64, Rect)], bounds: &Rect) -> u64 {
+    let mut labels = Vec::new();
+    for edge in edges {
+        for key in ["_ldraw_", "_hldraw_", "_tldraw_"] {
+            text_boxes(edge.get(key), &mut labels);
+        }
+    }
+    let grid = Grid::new(bounds, labels.len() + nodes.len());
+    let mut cells: Vec<Vec<usize>> = vec![Vec::new(); grid.columns * grid.rows];
+    let every: Vec<&Rect> = labels.iter().chain(nodes.iter().map(|(_, r)| r)).collect();
+    for (index, rect) in every.iter().enumerate() {
+        for cell in grid.cells(rect) {
+            cells[cell].push(index);
+        }
+    }
+    labels
+        .iter()
+        .enumerate()
+        .filter(|(index, label)| {
+            grid.cells(label).any(|cell| {
+                cells[cell]
+                    .iter()
+                    .any(|&other| other != *index && label.overlaps(every[other]))
+            })
+        })
+        .count() as u64
 }
 
 /// Segments of every arrow bucketed in a grid, so that only nearby pieces are compared.
@@ -364,6 +431,32 @@ mod tests {
         // K(3,3) is not planar: any drawing of it has a crossing.
         let quality = quality_of("digraph { {a b c} -> {d e f} }");
         assert!(quality.crossings >= 1, "{quality:?}");
+    }
+
+    #[test]
+    fn labels_on_a_node_or_on_each_other_are_counted_once_each() {
+        let layout = |labels: &str| {
+            format!(
+                r#"{{"bb": "0,0,200,200", "objects": [{{"_gvid": 0, "name": "a", "pos": "100,100", "width": "1", "height": "0.5"}}],
+                "edges": [{labels}]}}"#
+            )
+        };
+        let text = |x: f64, y: f64| {
+            format!(
+                r#"{{"tail": 0, "head": 0, "pos": "", "_ldraw_": [{{"op": "F", "size": 10, "face": "Helvetica"}}, {{"op": "T", "pt": [{x},{y}], "align": "l", "width": 30, "text": "arg 0"}}]}}"#
+            )
+        };
+        // Apart from the node (72 x 36 around 100,100) and from each other: none.
+        let apart = format!("{}, {}", text(0.0, 10.0), text(150.0, 10.0));
+        assert_eq!(measure(&layout(&apart)).unwrap().labels_overlapping, 0);
+        // One on the node, two on each other: three.
+        let on = format!(
+            "{}, {}, {}",
+            text(90.0, 100.0),
+            text(0.0, 10.0),
+            text(20.0, 12.0)
+        );
+        assert_eq!(measure(&layout(&on)).unwrap().labels_overlapping, 3);
     }
 
     #[test]

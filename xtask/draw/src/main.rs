@@ -97,8 +97,8 @@ fn time_layouts(paths: &[String]) -> Result<()> {
 /// `quality TRACE ...`: see the crate comment.
 fn layout_quality(traces: &[String]) -> Result<()> {
     use tl_layout::LayoutEngine;
-    println!("| model | engine | nodes | arrows | crossings | arrow length (pt) | size (pt) | arrows through nodes | overlapping frames | layout s |");
-    println!("|---|---|---|---|---|---|---|---|---|---|");
+    println!("| model | engine | nodes | arrows | crossings | arrow length (pt) | size (pt) | arrows through nodes | overlapping frames | labels on a node or label | layout s |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
     let engines = [
         ("embedded", LayoutEngine::Embedded),
         ("layered", LayoutEngine::Layered),
@@ -132,7 +132,7 @@ fn quality_row(path: &str, name: &str, engine: tl_layout::LayoutEngine, dot: &st
         .unwrap_or_default()
         .to_string_lossy();
     println!(
-        "| {stem} | {name} | {} | {} | {} | {:.0} | {:.0} x {:.0} | {} | {} | {seconds:.2} |",
+        "| {stem} | {name} | {} | {} | {} | {:.0} | {:.0} x {:.0} | {} | {} | {} | {seconds:.2} |",
         q.nodes,
         q.arrows,
         q.crossings,
@@ -140,7 +140,8 @@ fn quality_row(path: &str, name: &str, engine: tl_layout::LayoutEngine, dot: &st
         q.width,
         q.height,
         q.arrows_through_nodes,
-        q.frames_overlapping
+        q.frames_overlapping,
+        q.labels_overlapping
     );
     Ok(())
 }
