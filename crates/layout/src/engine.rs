@@ -3,11 +3,11 @@
 
 use std::borrow::Cow;
 use std::io::Write;
-
-use graphviz_pure_core::charset::{self, Decoded};
 use std::process::{Command, Stdio};
 use std::str::FromStr;
 use std::sync::Arc;
+
+use graphviz_pure_core::charset::{self, Decoded};
 
 use crate::error::LayoutError;
 use crate::painting::Painting;
@@ -132,7 +132,7 @@ impl LaidOut {
             .map(|(_, text)| text.as_str())
     }
 
-    /// Bytes of text held.
+    /// Bytes held: the texts, and about what the painting holds.
     pub(crate) fn bytes(&self) -> usize {
         let painting = self.painting.as_ref().map_or(0, |p| p.approximate_bytes());
         self.texts.iter().map(|(_, text)| text.len()).sum::<usize>() + painting

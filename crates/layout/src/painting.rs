@@ -1,6 +1,6 @@
 //! The laid-out drawing as parsed drawing operations ([`TextFormat::Painting`]): what the
 //! painter reads, without writing JSON and reading it back (on GPT-2 small that round trip
-//! was about a quarter of a PDF's time).
+//! was about a fifth of a PDF's time).
 //!
 //! Invariant: a [`Painting`] holds exactly what the built-in engines' `json` output holds
 //! for painting, in its order (subgraphs in the JSON's preorder, then nodes, edges in graph
