@@ -53,8 +53,8 @@ const LABEL_GAP: f64 = 4.0;
 /// Side of the cells of the grid that finds what a label would overlap.
 const CELL: f64 = 64.0;
 
-/// Along an arrow, back from its tip, where a head label is tried after either side of the
-/// tip.
+/// Along an arrow's last piece (its last layer gap), back from its tip, where a head label
+/// is tried after either side of the tip.
 const NEAR_TIP: [f64; 2] = [0.85, 0.7];
 
 /// Labels moved where they overlap no node, no frame's caption and no label placed before
@@ -119,9 +119,11 @@ pub(crate) fn place_labels(
             x: 2.0 * route.tip.x - beside_tip.x,
             y: beside_tip.y,
         };
-        let back = NEAR_TIP
-            .iter()
-            .flat_map(|&share| beside(point_along(&route.points, share), size));
+        let pieces = (route.points.len().saturating_sub(1) / 3).max(1) as f64;
+        let back = NEAR_TIP.iter().flat_map(|&share| {
+            let on_last_piece = 1.0 - (1.0 - share) / pieces;
+            beside(point_along(&route.points, on_last_piece), size)
+        });
         let candidates = [beside_tip, mirrored].into_iter().chain(back);
         let at = least_covered(&taken, candidates, size).unwrap_or(beside_tip);
         route.head_label = Some(at);
