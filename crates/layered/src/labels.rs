@@ -58,8 +58,8 @@ const CELL: f64 = 64.0;
 const NEAR_TIP: [f64; 2] = [0.85, 0.7];
 
 /// Labels moved where they overlap no node, no frame's caption and no label placed before
-/// them, the first place free in arrow order; a label with no free place stays where it was.
-/// A head label (of its head's only labelled arrow: those of several arrows into one node
+/// them, the first place free in arrow order; a label with no free place goes where it
+/// covers least. A head label (of its head's only labelled arrow: those of several arrows into one node
 /// are set side by side already) goes right or left of its tip, then back along the arrow; a
 /// floating label (Graphviz's `xlabel`) beside its arrow, from the middle out, on either
 /// side. Set beside each tip or middle, the labels of arrows side by side (a

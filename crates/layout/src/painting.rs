@@ -83,12 +83,12 @@ impl Painting {
                 })
                 .collect(),
         };
-        let order = subgraph_preorder(graph);
-        let mut place = vec![0; graph.subgraphs.len()];
-        for (at, &subgraph) in order.iter().enumerate() {
-            place[subgraph] = at;
+        let mut place = vec![None; graph.subgraphs.len()];
+        for (at, &subgraph) in drawn.subgraph_order.iter().enumerate() {
+            place[subgraph] = Some(at);
         }
-        let mut subgraphs: Vec<PaintedObject> = order
+        let mut subgraphs: Vec<PaintedObject> = drawn
+            .subgraph_order
             .iter()
             .map(|&s| named(graph.subgraph_name(s)))
             .collect();
@@ -99,7 +99,9 @@ impl Painting {
                 XdotObject::Graph => object_list(&mut painting.graph, attribute),
                 XdotObject::Subgraph(s) => place
                     .get(s)
-                    .and_then(|&at| subgraphs.get_mut(at))
+                    .copied()
+                    .flatten()
+                    .and_then(|at| subgraphs.get_mut(at))
                     .and_then(|o| object_list(o, attribute)),
                 XdotObject::Node(n) => painting
                     .nodes
@@ -159,40 +161,6 @@ fn edge_list<'a>(edge: &'a mut PaintedEdge, attribute: &str) -> Option<&'a mut V
         "_tldraw_" => Some(&mut edge.tail_label),
         _ => None,
     }
-}
-
-/// The subgraphs in the order the `json` output numbers them: each top-level subgraph (one
-/// no other holds) followed by its children, depth first.
-fn subgraph_preorder(graph: &Graph) -> Vec<usize> {
-    let mut is_child = vec![false; graph.subgraphs.len()];
-    for subgraph in &graph.subgraphs {
-        for child in &subgraph.subgraphs {
-            if let Some(flag) = is_child.get_mut(child.0 as usize) {
-                *flag = true;
-            }
-        }
-    }
-    let mut order = Vec::with_capacity(graph.subgraphs.len());
-    let mut seen = vec![false; graph.subgraphs.len()];
-    let mut stack: Vec<usize> = (0..graph.subgraphs.len())
-        .rev()
-        .filter(|&s| !is_child[s])
-        .collect();
-    while let Some(subgraph) = stack.pop() {
-        if std::mem::replace(&mut seen[subgraph], true) {
-            continue;
-        }
-        order.push(subgraph);
-        stack.extend(
-            graph.subgraphs[subgraph]
-                .subgraphs
-                .iter()
-                .rev()
-                .map(|child| child.0 as usize)
-                .filter(|&child| child < seen.len()),
-        );
-    }
-    order
 }
 
 impl Painting {

@@ -492,6 +492,54 @@ fn edge_attrs_with_ports(g: &Graph) -> Vec<AttrMap> {
         .collect()
 }
 
+/// The subgraph tree: the top-level subgraphs (those no other holds) and each one's children.
+struct SubgraphTree {
+    top: Vec<usize>,
+    children: Vec<Vec<usize>>,
+}
+
+impl SubgraphTree {
+    fn of(g: &Graph) -> SubgraphTree {
+        let mut is_child = vec![false; g.subgraphs.len()];
+        for s in &g.subgraphs {
+            for c in &s.subgraphs {
+                is_child[c.0 as usize] = true;
+            }
+        }
+        SubgraphTree {
+            top: (0..g.subgraphs.len()).filter(|&i| !is_child[i]).collect(),
+            children: g
+                .subgraphs
+                .iter()
+                .map(|s| s.subgraphs.iter().map(|c| c.0 as usize).collect())
+                .collect(),
+        }
+    }
+}
+
+/// The subgraphs in the order `label_subgs` numbers them (their `_gvid`): each top-level
+/// subgraph, then its children, depth first.
+fn preorder(top: &[usize], children: &[Vec<usize>]) -> Vec<usize> {
+    fn visit(s: usize, children: &[Vec<usize>], order: &mut Vec<usize>) {
+        order.push(s);
+        for &c in &children[s] {
+            visit(c, children, order);
+        }
+    }
+    let mut order = Vec::with_capacity(children.len());
+    for &s in top {
+        visit(s, children, &mut order);
+    }
+    order
+}
+
+/// tl-draw's patch: the subgraphs of `g` in the `json` output's order (its `_gvid`s), for
+/// the painting `GraphJobs::xdot_drawing` hands over.
+pub(crate) fn subgraphs_in_json_order(g: &Graph) -> Vec<usize> {
+    let tree = SubgraphTree::of(g);
+    preorder(&tree.top, &tree.children)
+}
+
 /// Writes `g` (with its layout attributes already attached) as JSON. `edge_order` gives the
 /// `agfstnode`/`agfstout` iteration order used to number edges.
 /// `clust_nodes`: the nodes that are `IS_CLUST_NODE` (fdp's cluster-edge endpoints).
@@ -534,52 +582,28 @@ pub(crate) fn write_json(
                 .collect(),
         ),
     };
-    let mut is_child = vec![false; g.subgraphs.len()];
-    for s in &g.subgraphs {
-        for c in &s.subgraphs {
-            is_child[c.0 as usize] = true;
-        }
-    }
-    let top: Vec<usize> = (0..g.subgraphs.len()).filter(|&i| !is_child[i]).collect();
-    let children: Vec<Vec<usize>> = g
-        .subgraphs
-        .iter()
-        .map(|s| s.subgraphs.iter().map(|c| c.0 as usize).collect())
-        .collect();
+    let SubgraphTree { top, children } = SubgraphTree::of(g);
     // label_subgs: preorder numbering
+    let order = preorder(&top, &children);
     let mut sub_gid = vec![0usize; g.subgraphs.len()];
-    let mut cnt = 0;
-    fn label(
-        s: usize,
-        cnt: &mut usize,
-        gid: &mut [usize],
-        children: &[Vec<usize>],
-        g: &Graph,
-        cl: &mut BTreeMap<String, usize>,
-    ) {
-        gid[s] = *cnt;
+    let mut cl: BTreeMap<String, usize> = BTreeMap::new();
+    for (gid, &s) in order.iter().enumerate() {
+        sub_gid[s] = gid;
         let name = g.subgraph_name(s);
         // `insert(map, agnameof(g), GD_gid(g))`: the first cluster of a name keeps it.
         if crate::emit::model::is_a_cluster(&name, &g.subgraphs[s].graph_attrs) {
             match cl.get(&name) {
-                Some(&v) if v != *cnt => graphviz_pure_core::diag::agwarningf(&format!(
+                Some(&v) if v != gid => graphviz_pure_core::diag::agwarningf(&format!(
                     "Duplicate cluster name \"{name}\"\n"
                 )),
                 Some(_) => {}
                 None => {
-                    cl.insert(name, *cnt);
+                    cl.insert(name, gid);
                 }
             }
         }
-        *cnt += 1;
-        for &c in &children[s] {
-            label(c, cnt, gid, children, g, cl);
-        }
     }
-    let mut cl: BTreeMap<String, usize> = BTreeMap::new();
-    for &s in &top {
-        label(s, &mut cnt, &mut sub_gid, &children, g, &mut cl);
-    }
+    let cnt = order.len();
     // A cluster node (IS_CLUST_NODE) takes the id of the cluster it names, or -1.
     let mut ncnt = 0;
     let node_gid: Vec<i64> = g

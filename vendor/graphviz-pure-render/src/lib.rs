@@ -361,6 +361,8 @@ pub struct XdotDrawing {
     /// `_hdraw_`, `_tdraw_`, `_hldraw_`, `_tldraw_`, `xdotversion`); a later value of one
     /// object's attribute replaces an earlier one, as on the graph.
     pub sets: Vec<(XdotObject, &'static str, String)>,
+    /// The subgraphs in the `json` output's order (their `_gvid`s: outer before inner).
+    pub subgraph_order: Vec<usize>,
 }
 
 /// One laid-out graph as `gvRenderJobs` renders it: one job per output format, each running
@@ -467,6 +469,7 @@ impl<'g> GraphJobs<'g> {
             Ok(XdotDrawing {
                 bb: emit::output::bb_text(m.bb, y_off),
                 sets,
+                subgraph_order: json::subgraphs_in_json_order(graph),
             })
         })
     }
