@@ -1,7 +1,7 @@
 //! The drawing pipeline: trace -> visible graph -> styled graph -> DOT -> file.
 
 use std::borrow::Cow;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use tl_collapse::backward::backward_view;
 use tl_collapse::folds::repeat_runs;
@@ -20,8 +20,8 @@ use tl_style::{
 use tl_trace_model::{write_atomically, Trace};
 
 use crate::error::DrawError;
-use crate::options::{BatchRender, Collapse, DrawOptions, GraphKind, Settings, View, WriteOptions};
-use crate::output::{gzip, output_target, through_links, OutputFormat};
+use crate::options::{BatchRender, Collapse, DrawOptions, GraphKind, Settings, View};
+use crate::output::{gzip, OutputFormat};
 use crate::painted::layout_of;
 use crate::views;
 
@@ -38,16 +38,7 @@ pub struct Drawing {
     pub census: Option<String>,
     /// The cone of `show_cone=True`: nodes and arrows downstream of an edit.
     pub cone: Option<Shading>,
-    layout_engine: LayoutEngine,
-}
-
-/// A written drawing.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Written {
-    /// The file written.
-    pub path: PathBuf,
-    /// Things the user should know (e.g. the picture was scaled down to fit).
-    pub warnings: Vec<String>,
+    pub(crate) layout_engine: LayoutEngine,
 }
 
 impl Drawing {
@@ -73,10 +64,15 @@ impl Drawing {
     /// `dot` (this drawing's DOT, its pictures named as the layout finds them) laid out by
     /// this drawing's engine in `formats`, announced to a progress bar watching.
     fn lay_out(&self, dot: &str, formats: &[TextFormat]) -> Result<LaidOut, DrawError> {
+        self.announce_layout();
+        Ok(tl_layout::lay_out(dot, formats, self.layout_engine)?)
+    }
+
+    /// Tells a progress bar watching that this drawing's layout begins.
+    pub(crate) fn announce_layout(&self) {
         progress::begin(self.styled.nodes.len(), self.layout_engine, || {
             guard::layout_seconds(&self.styled, self.layout_engine)
         });
-        Ok(tl_layout::lay_out(dot, formats, self.layout_engine)?)
     }
 
     /// The laid-out geometry: the layout engine's `json` output (xdot operations).
@@ -113,7 +109,7 @@ impl Drawing {
         Ok((Some(folder), Cow::Owned(dot)))
     }
 
-    fn pictures(&self) -> impl Iterator<Item = &NodePicture> {
+    pub(crate) fn pictures(&self) -> impl Iterator<Item = &NodePicture> {
         self.styled
             .nodes
             .iter()
@@ -186,7 +182,7 @@ impl Drawing {
     }
 
     /// Writes every picture the DOT names under `folder` (as `tl-draw-pictures/<hash>.png`).
-    fn write_pictures(&self, folder: &Path) -> Result<(), DrawError> {
+    pub(crate) fn write_pictures(&self, folder: &Path) -> Result<(), DrawError> {
         for picture in self.pictures() {
             write_atomically(&folder.join(&picture.file), &picture.png)?;
         }
@@ -268,56 +264,6 @@ impl Drawing {
                 cairo_format,
                 &options,
             )?,
-        })
-    }
-
-    /// Writes the drawing to `path` in the format of its extension (else PDF), atomically:
-    /// a failure never leaves a broken file.
-    pub fn write(&self, path: impl AsRef<Path>) -> Result<Written, DrawError> {
-        self.write_as(path, &WriteOptions::default())
-    }
-
-    /// [`Drawing::write`] as `write` says: `file_format` wins over the extension, raster
-    /// output at `dpi`.
-    pub fn write_as(
-        &self,
-        path: impl AsRef<Path>,
-        write: &WriteOptions,
-    ) -> Result<Written, DrawError> {
-        write.check()?;
-        self.write_with(
-            path.as_ref(),
-            write.file_format.as_deref(),
-            |drawing, format| drawing.render_at(format, write.dpi),
-        )
-    }
-
-    /// [`Drawing::write`] with the bytes made by `render` (the facade renders `html` as the
-    /// page of this drawing); the file rules, the pictures beside text formats and the
-    /// census sidecar are the same.
-    pub fn write_with(
-        &self,
-        path: &Path,
-        file_format: Option<&str>,
-        render: impl FnOnce(&Drawing, OutputFormat) -> Result<Rendered, DrawError>,
-    ) -> Result<Written, DrawError> {
-        let (target, format) = output_target(path, file_format)?;
-        let rendered = render(self, format)?;
-        let file = through_links(&target)?;
-        if format == OutputFormat::Dot || format.layout_text().is_some() {
-            // The text names its pictures beside itself; put them there (the DOT then lays
-            // out as it is).
-            self.write_pictures(file.parent().unwrap_or(Path::new(".")))?;
-        }
-        write_atomically(&file, &rendered.bytes)?;
-        if let Some(census) = &self.census {
-            let mut sidecar = target.clone().into_os_string();
-            sidecar.push(".census.txt");
-            write_atomically(Path::new(&sidecar), census.as_bytes())?;
-        }
-        Ok(Written {
-            path: target,
-            warnings: rendered.warnings,
         })
     }
 }

@@ -22,9 +22,10 @@ pub mod options;
 mod output;
 mod painted;
 mod views;
+mod write;
 
 pub use bundle::{draw_bundle, parse_on, BundleGraph, BundleKeywords, BundleOptions, METRICS};
-pub use draw::{draw, draw_indexed, Drawing, Written};
+pub use draw::{draw, draw_indexed, Drawing};
 pub use error::DrawError;
 pub use keywords::{KeywordValue, BUNDLE_KEYWORDS, DRAW_KEYWORDS};
 pub use language::{in_language, Language};
@@ -34,3 +35,4 @@ pub use options::{
 pub use output::{gzip, output_target, through_links, Gzipped, OutputFormat};
 pub use tl_layout::LayoutEngine;
 pub use views::{MAX_HOOK_NODE_INCHES, MAX_HOOK_PENWIDTH, MAX_HOOK_ROWS};
+pub use write::Written;

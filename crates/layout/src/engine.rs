@@ -189,6 +189,64 @@ pub fn lay_out(
     Ok(laid_out)
 }
 
+/// [`lay_out`] in SVG, handed to `chunks` a piece at a time (about a megabyte each) as it is
+/// written instead of returned whole: a drawing of 100,000 operations writes 140 MB of it.
+/// The pieces, joined, are `lay_out`'s SVG of `dot`, and a drawing small enough is
+/// remembered as `lay_out` remembers it.
+pub fn lay_out_svg_into(
+    dot: &str,
+    engine: LayoutEngine,
+    chunks: &mut dyn FnMut(&str),
+) -> Result<(), LayoutError> {
+    let engine = match engine {
+        LayoutEngine::Auto => LayoutEngine::Embedded,
+        engine => engine,
+    };
+    let svg = [TextFormat::Svg];
+    let remembered = engine
+        .is_built_in()
+        .then(|| crate::recent::find(dot, engine, &svg))
+        .flatten();
+    if !engine.is_built_in() || remembered.is_some() {
+        let laid_out = match remembered {
+            Some(laid_out) => laid_out,
+            None => lay_out(dot, &svg, engine)?,
+        };
+        chunks(laid_out.get(TextFormat::Svg).unwrap_or_default());
+        return Ok(());
+    }
+    // A copy for remembering, given up once the text is too large to be remembered.
+    let mut copy = Some(String::new());
+    let mut as_text = |decoded: &str| {
+        let text = charset::to_text(decoded);
+        if let Some(kept) = copy.as_mut() {
+            if crate::recent::fits(dot.len() + kept.len() + text.len()) {
+                kept.push_str(&text);
+            } else {
+                copy = None;
+            }
+        }
+        chunks(&text);
+    };
+    if engine == LayoutEngine::Layered {
+        crate::layered::svg_into(dot, &mut as_text)?;
+    } else {
+        crate::progress::mark(crate::progress::Step::Placing);
+        embedded_graph(dot, |graph| {
+            graphviz_pure_render::GraphJobs::new(graph).render_svg_into(&mut as_text)
+        })
+        .map_err(|detail| LayoutError::Failed {
+            engine: "embedded (graphviz-pure)",
+            detail,
+        })?;
+    }
+    if let Some(text) = copy {
+        let laid_out = LaidOut::new(&svg, vec![Written::Text(text)]);
+        crate::recent::keep(dot, engine, &svg, &laid_out);
+    }
+    Ok(())
+}
+
 /// The layered engine's layout of `dot` written by graphviz-pure's own keep-positions path
 /// (`neato -n2`), which reads every position back from the graph's text and sizes every
 /// label again: the reference that the layered engine's own writer must match byte for
@@ -202,30 +260,48 @@ pub fn lay_out_layered_by_graphviz(
 }
 
 fn embedded(dot: &str, formats: &[TextFormat]) -> Result<Vec<Written>, String> {
-    // The facade's `parse_dot`, `layout_graph` and `render_graph`, on the graph itself, as
-    // the painting needs it; layout diagnostics are warnings about the drawing, not
-    // failures, and are dropped.
-    let (result, _diagnostics) = graphviz_pure_core::diag::capture(|| {
-        let mut graph = graphviz_pure_render::decoded::parse_dot(&Decoded::from_text(dot))?;
-        graphviz_pure_layout::layout_graph(&mut graph, graphviz_pure_layout::LayoutEngine::Dot)?;
-        crate::progress::mark(crate::progress::Step::Writing);
+    embedded_graph(dot, |graph| {
         formats
             .iter()
             .map(|&format| {
                 if format == TextFormat::Painting {
-                    let drawn = graphviz_pure_render::GraphJobs::new(&graph).xdot_drawing()?;
-                    return Ok(Written::Painting(Painting::new(&graph, drawn)));
+                    let drawn = graphviz_pure_render::GraphJobs::new(graph).xdot_drawing()?;
+                    return Ok(Written::Painting(Painting::new(graph, drawn)));
                 }
                 let format = graphviz_pure_render::OutputFormat::parse(format.name())?;
-                let text = graphviz_pure_render::render_graph(&graph, format)?;
+                let text = graphviz_pure_render::render_graph(graph, format)?;
                 Ok(Written::Text(match charset::to_text(&text) {
                     Cow::Borrowed(_) => text,
                     Cow::Owned(owned) => owned,
                 }))
             })
-            .collect::<graphviz_pure_core::Result<Vec<Written>>>()
+            .collect()
+    })
+}
+
+/// `dot` parsed and laid out by graphviz-pure's `dot`, given to `write`. The facade's
+/// `parse_dot`, `layout_graph` and `render_graph`, on the graph itself, as the painting
+/// needs it; layout diagnostics are warnings about the drawing, not failures, and are
+/// dropped.
+fn embedded_graph<T>(
+    dot: &str,
+    write: impl FnOnce(&graphviz_pure_core::Graph) -> graphviz_pure_core::Result<T>,
+) -> Result<T, String> {
+    let (result, _diagnostics) = graphviz_pure_core::diag::capture(|| {
+        begin_run();
+        let mut graph = graphviz_pure_render::decoded::parse_dot(&Decoded::from_text(dot))?;
+        graphviz_pure_layout::layout_graph(&mut graph, graphviz_pure_layout::LayoutEngine::Dot)?;
+        crate::progress::mark(crate::progress::Step::Writing);
+        write(&graph)
     });
     result.map_err(|error| charset::to_text(&error.to_string()).into_owned())
+}
+
+/// Starts a layout as a new `dot` process starts it: the writers' per-process counters
+/// (gradient and anchor ids in SVG) and caches begin again, so a drawing's text does not
+/// depend on what was drawn before it in the same process (a notebook, the page's states).
+pub(crate) fn begin_run() {
+    graphviz_pure_render::reset_render_state();
 }
 
 fn system_dot(dot: &str, format: TextFormat) -> Result<String, LayoutError> {
@@ -282,6 +358,24 @@ mod tests {
         assert!(laid_out.get(TextFormat::Svg).unwrap().contains("<svg"));
         assert!(laid_out.get(TextFormat::Xdot).is_none());
         assert!(laid_out.take(TextFormat::Json).contains("\"objects\""));
+    }
+
+    #[test]
+    fn a_layout_does_not_depend_on_the_layouts_drawn_before_it() {
+        // Two-colour fills are SVG gradients, numbered per `dot` process.
+        let dot = r#"digraph G { a [style=filled fillcolor="red:blue"] }"#;
+        for engine in [LayoutEngine::Embedded, LayoutEngine::Layered] {
+            let svg = |dot: &str| {
+                crate::forget_recent_layouts();
+                lay_out(dot, &[TextFormat::Svg], engine)
+                    .unwrap()
+                    .take(TextFormat::Svg)
+            };
+            let first = svg(dot);
+            svg(r#"digraph G { b [style=filled fillcolor="green:blue"] }"#);
+            assert!(first.contains(r#"_l_0""#), "{first}");
+            assert_eq!(svg(dot), first, "{engine:?}");
+        }
     }
 
     #[test]

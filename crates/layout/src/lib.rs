@@ -24,6 +24,8 @@ pub mod progress;
 pub mod quality;
 mod recent;
 
-pub use engine::{lay_out, lay_out_layered_by_graphviz, LaidOut, LayoutEngine, TextFormat};
+pub use engine::{
+    lay_out, lay_out_layered_by_graphviz, lay_out_svg_into, LaidOut, LayoutEngine, TextFormat,
+};
 pub use error::LayoutError;
 pub use recent::forget_recent_layouts;

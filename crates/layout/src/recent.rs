@@ -53,18 +53,24 @@ pub(crate) fn find(dot: &str, engine: LayoutEngine, formats: &[TextFormat]) -> O
     Some(laid_out)
 }
 
+/// Whether a layout of `bytes`, DOT and laid-out text together, can be remembered.
+pub(crate) fn fits(bytes: usize) -> bool {
+    bytes <= MAX_BYTES
+}
+
 /// Remembers the layout of `dot`, forgetting the least recent ones over the bounds; a layout
 /// larger than the whole budget is not kept.
 pub(crate) fn keep(dot: &str, engine: LayoutEngine, formats: &[TextFormat], laid_out: &LaidOut) {
+    // Measured before copying: a large drawing's DOT and SVG are hundreds of megabytes.
+    if !fits(dot.len() + laid_out.bytes()) {
+        return;
+    }
     let entry = Entry {
         dot: dot.to_owned(),
         engine,
         formats: formats.to_vec(),
         laid_out: laid_out.clone(),
     };
-    if entry.bytes() > MAX_BYTES {
-        return;
-    }
     let mut recent = RECENT.lock().unwrap_or_else(|p| p.into_inner());
     recent.retain(|kept| !kept.same(dot, engine, formats));
     recent.push_front(entry);

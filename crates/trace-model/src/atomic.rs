@@ -30,6 +30,21 @@ const SUFFIX: &str = ".tmp";
 /// either; ext4 and most Linux file systems write a renamed-over file's data before the
 /// rename anyway.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TraceError> {
+    write_atomically_with(path, |file| {
+        file.write_all(bytes).map_err(|source| TraceError::Write {
+            path: path.to_owned(),
+            source,
+        })
+    })
+}
+
+/// [`write_atomically`] of what `fill` writes into the file as it makes it, for output too
+/// large to hold whole (a 100,000-node SVG is 140 MB). When `fill` fails, its error is
+/// returned and nothing is replaced; it names the path in its own write errors.
+pub fn write_atomically_with<E: From<TraceError>>(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> Result<(), E>,
+) -> Result<(), E> {
     let write_error = |source| TraceError::Write {
         path: path.to_owned(),
         source,
@@ -51,13 +66,14 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TraceError> {
             .set_permissions(permissions)
             .map_err(write_error)?;
     }
-    temp.write_all(bytes).map_err(write_error)?;
+    fill(&mut temp)?;
     // Cancelled meanwhile (Ctrl-C in Python): the temporary file goes, nothing is replaced.
     if is_cancelled() {
         return Err(write_error(std::io::Error::new(
             std::io::ErrorKind::Interrupted,
             "the write was cancelled (interrupted)",
-        )));
+        ))
+        .into());
     }
     temp.persist(path)
         .map_err(|error| write_error(plain(error.error)))?;
@@ -294,6 +310,34 @@ mod tests {
         // Other threads write as before.
         write_atomically(&out, b"now").unwrap();
         assert_eq!(std::fs::read(&out).unwrap(), b"now");
+    }
+
+    #[test]
+    fn a_write_that_fails_as_it_is_made_replaces_nothing_and_leaves_nothing() {
+        let folder = tempfile::tempdir().unwrap();
+        let out = folder.path().join("out.svg");
+        std::fs::write(&out, b"previous").unwrap();
+        let error = write_atomically_with(&out, |file| {
+            file.write_all(b"<svg half").unwrap();
+            Err(TraceError::Write {
+                path: out.clone(),
+                source: std::io::Error::other("the layout failed"),
+            })
+        })
+        .unwrap_err();
+        assert!(error.to_string().contains("the layout failed"), "{error}");
+        assert_eq!(std::fs::read(&out).unwrap(), b"previous");
+        assert_eq!(std::fs::read_dir(folder.path()).unwrap().count(), 1);
+        write_atomically_with(&out, |file| {
+            file.write_all(b"<svg>").unwrap();
+            file.write_all(b"</svg>")
+                .map_err(|source| TraceError::Write {
+                    path: out.clone(),
+                    source,
+                })
+        })
+        .unwrap();
+        assert_eq!(std::fs::read(&out).unwrap(), b"<svg></svg>");
     }
 
     #[test]

@@ -36,7 +36,10 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
-pub use atomic::{cancel_writes_of, forget_cancelled, remove_unfinished_writes, write_atomically};
+pub use atomic::{
+    cancel_writes_of, forget_cancelled, remove_unfinished_writes, write_atomically,
+    write_atomically_with,
+};
 pub use error::TraceError;
 pub use lists::IndexLists;
 pub use records::*;

@@ -20,5 +20,6 @@ mod painting;
 mod real_models;
 mod reference;
 mod render;
+mod svg_streamed;
 mod tidy;
 mod views;

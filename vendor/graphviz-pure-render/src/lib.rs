@@ -498,6 +498,34 @@ impl<'g> GraphJobs<'g> {
         self.run(job, format, name, false)
     }
 
+    /// tl-draw's patch: the `-Tsvg` job's text ([`Self::render`] of [`OutputFormat::Svg`],
+    /// as the run's first job) handed to `chunks` a piece at a time as it is written, about
+    /// a megabyte each, instead of returned whole: a drawing of 100,000 nodes writes 140 MB
+    /// of SVG. The pieces, joined, are the text `render` returns.
+    pub fn render_svg_into(&mut self, chunks: &mut dyn FnMut(&str)) -> Result<()> {
+        let graph = self.graph;
+        graphviz_pure_core::usershape::rendering(&graph.layout.usershapes, || {
+            graphviz_pure_core::charset::begin_render(
+                graph.root_name(),
+                graph.graph_attrs.get("charset").map(String::as_str),
+            );
+            let drawn = graph.render_view.as_deref().unwrap_or(graph);
+            let measured_nodes = if std::ptr::eq(drawn, graph) {
+                self.measured_nodes.take()
+            } else {
+                None
+            };
+            let m = emit::model::Model::build_with(drawn, measured_nodes)?;
+            let opts = emit::RunJob {
+                job: Some(0),
+                output_file: self.output_file,
+            };
+            let mut eng = emit::run_job(&m, svg_engine::SvgEngine::streaming(chunks), opts).0;
+            eng.hand_over(true);
+            Ok(())
+        })
+    }
+
     /// Runs the job of raster format `name` (`png`, `jpg:cairo`, ...), which C draws with its
     /// cairo renderer, as SVG for the caller to rasterize. The SVG writer runs as C's cairo
     /// job (`svg_engine::CairoJob`), so the emit runs only what C's runs for that format

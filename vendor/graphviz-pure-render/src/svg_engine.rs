@@ -252,8 +252,14 @@ pub(crate) fn reset_gradient_ids() {
 }
 
 #[derive(Default)]
-pub(crate) struct SvgEngine {
+pub(crate) struct SvgEngine<'s> {
     pub out: String,
+    /// tl-draw's patch: where the text goes as it is written ([`GraphJobs::render_svg_into`]):
+    /// `out` is handed to it after a node, arrow or cluster once it holds [`SVG_CHUNK_BYTES`],
+    /// and at the end, so the whole document is never in memory.
+    ///
+    /// [`GraphJobs::render_svg_into`]: crate::GraphJobs::render_svg_into
+    chunks: Option<&'s mut dyn FnMut(&str)>,
     /// `FORMAT_SVG_INLINE` (`-Tsvg_inline`): omits the XML declaration, stylesheet PI,
     /// DOCTYPE and `<svg>` `xmlns`/`xmlns:xlink` attributes.
     inline: bool,
@@ -282,7 +288,30 @@ const CAIRO_FEATURES: Features = Features {
     default_dpi: 72.0,
 };
 
-impl SvgEngine {
+/// tl-draw's patch: how much text the streaming writer gathers before handing it over.
+const SVG_CHUNK_BYTES: usize = 1 << 20;
+
+impl<'s> SvgEngine<'s> {
+    /// tl-draw's patch: the `-Tsvg` writer handing its text to `chunks` as it goes.
+    pub(crate) fn streaming(chunks: &'s mut dyn FnMut(&str)) -> Self {
+        SvgEngine {
+            out: String::with_capacity(SVG_CHUNK_BYTES + (SVG_CHUNK_BYTES >> 2)),
+            chunks: Some(chunks),
+            ..Default::default()
+        }
+    }
+
+    /// Hands the text so far to the streaming caller, if there is one (`all`), or once it
+    /// holds a chunk's worth.
+    pub(crate) fn hand_over(&mut self, all: bool) {
+        if let Some(chunks) = self.chunks.as_mut() {
+            if all || self.out.len() >= SVG_CHUNK_BYTES {
+                chunks(&self.out);
+                self.out.clear();
+            }
+        }
+    }
+
     /// The writer for `-Tsvg_inline` (`FORMAT_SVG_INLINE`).
     pub(crate) fn inline() -> Self {
         SvgEngine {
@@ -294,12 +323,11 @@ impl SvgEngine {
     /// The writer for raster format `langname` (the `-T` value), run as C's cairo job.
     pub(crate) fn cairo(langname: &str) -> Self {
         SvgEngine {
-            out: String::new(),
-            inline: false,
             cairo: Some(CairoJob {
                 langname: langname.to_string(),
                 grad_ids: (0, 0),
             }),
+            ..Default::default()
         }
     }
 
@@ -536,7 +564,7 @@ impl SvgEngine {
     }
 }
 
-impl Engine for SvgEngine {
+impl Engine for SvgEngine<'_> {
     fn features(&self) -> Features {
         if self.cairo.is_some() {
             return CAIRO_FEATURES;
@@ -652,6 +680,7 @@ impl Engine for SvgEngine {
 
     fn end_cluster(&mut self, _j: &Job) {
         self.put("</g>\n");
+        self.hand_over(false);
     }
 
     fn begin_node(&mut self, j: &Job) {
@@ -674,6 +703,7 @@ impl Engine for SvgEngine {
 
     fn end_node(&mut self, _j: &Job) {
         self.put("</g>\n");
+        self.hand_over(false);
     }
 
     fn begin_edge(&mut self, j: &Job) {
@@ -707,6 +737,7 @@ impl Engine for SvgEngine {
 
     fn end_edge(&mut self, _j: &Job) {
         self.put("</g>\n");
+        self.hand_over(false);
     }
 
     fn begin_anchor(

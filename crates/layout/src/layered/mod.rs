@@ -44,32 +44,13 @@ pub(crate) fn lay_out(
     formats: &[TextFormat],
     writer: Writer,
 ) -> Result<Vec<Written>, LayoutError> {
-    let failed = |detail: String| LayoutError::Failed {
-        engine: "layered",
-        detail,
-    };
-    let (result, _diagnostics) = graphviz_pure_core::diag::capture(|| {
-        let mut graph = graphviz_pure_render::decoded::parse_dot(&Decoded::from_text(dot))
-            .map_err(|e| e.to_string())?;
-        keep_positions::begin(&graph);
-        let measured = size_nodes(&mut graph)?;
-        let placement = place(&mut graph)?;
-        // The keep-positions path sizes the nodes again, so its writers measure again too.
-        let mut measured = if writer == Writer::Own && keep_positions::applies(&graph, &placement) {
-            keep_positions::write(&mut graph, placement);
-            Some(measured)
-        } else {
-            drop(measured);
-            keep_positions_by_graphviz(&mut graph)?;
-            None
-        };
-        crate::progress::mark(crate::progress::Step::Writing);
+    placed(dot, writer, |graph, mut measured| {
         formats
             .iter()
             .enumerate()
             .map(|(index, format)| {
                 // One job per format, as `render_graph` runs them; the last takes the sizes.
-                let mut job = graphviz_pure_render::GraphJobs::new(&graph);
+                let mut job = graphviz_pure_render::GraphJobs::new(graph);
                 let sizes = if index + 1 == formats.len() {
                     measured.take()
                 } else {
@@ -80,7 +61,7 @@ pub(crate) fn lay_out(
                 }
                 if *format == TextFormat::Painting {
                     let drawn = job.xdot_drawing().map_err(|e| e.to_string())?;
-                    return Ok(Written::Painting(Painting::new(&graph, drawn)));
+                    return Ok(Written::Painting(Painting::new(graph, drawn)));
                 }
                 let name = format.name();
                 let format =
@@ -92,8 +73,51 @@ pub(crate) fn lay_out(
                 }))
             })
             .collect::<Result<Vec<Written>, String>>()
+    })
+}
+
+/// Lays `dot` out with the layered engine and hands its SVG to `chunks` as it is written,
+/// in graphviz-pure's decoded form ([`crate::engine::lay_out_svg_into`] makes it text).
+pub(crate) fn svg_into(dot: &str, chunks: &mut dyn FnMut(&str)) -> Result<(), LayoutError> {
+    placed(dot, Writer::Own, |graph, measured| {
+        let mut job = graphviz_pure_render::GraphJobs::new(graph);
+        if let Some(sizes) = measured {
+            job.use_measured_nodes(sizes);
+        }
+        job.render_svg_into(chunks).map_err(|e| e.to_string())
+    })
+}
+
+/// Parses, sizes and places `dot`, has `writer` write the positions on the graph, and gives
+/// `write` the laid-out graph, with the node geometries when the writers can take them
+/// (graphviz-pure's keep-positions path sizes the nodes again, so its writers measure again).
+fn placed<T>(
+    dot: &str,
+    writer: Writer,
+    write: impl FnOnce(&Graph, Option<Vec<NodeGeometry>>) -> Result<T, String>,
+) -> Result<T, LayoutError> {
+    let (result, _diagnostics) = graphviz_pure_core::diag::capture(|| {
+        crate::engine::begin_run();
+        let mut graph = graphviz_pure_render::decoded::parse_dot(&Decoded::from_text(dot))
+            .map_err(|e| e.to_string())?;
+        keep_positions::begin(&graph);
+        let measured = size_nodes(&mut graph)?;
+        let placement = place(&mut graph)?;
+        let measured = if writer == Writer::Own && keep_positions::applies(&graph, &placement) {
+            keep_positions::write(&mut graph, placement);
+            Some(measured)
+        } else {
+            drop(measured);
+            keep_positions_by_graphviz(&mut graph)?;
+            None
+        };
+        crate::progress::mark(crate::progress::Step::Writing);
+        write(&graph, measured)
     });
-    result.map_err(failed)
+    result.map_err(|detail| LayoutError::Failed {
+        engine: "layered",
+        detail,
+    })
 }
 
 /// graphviz-pure's own keep-positions path (`neato -n2`), which reads the positions back

@@ -1644,7 +1644,7 @@ impl<'a, E: Engine> Emitter<'a, E> {
             && !ed.bz.is_empty())
         .then_some(ed.bz.as_slice());
         self.emit_edge_label(
-            ed.label.as_ref(),
+            ed.label.as_deref(),
             EmitState::ELabel,
             o.explicit_labeltooltip,
             o.labelurl.clone(),
@@ -1654,7 +1654,7 @@ impl<'a, E: Engine> Emitter<'a, E> {
             decorate,
         );
         self.emit_edge_label(
-            ed.xlabel.as_ref(),
+            ed.xlabel.as_deref(),
             EmitState::ELabel,
             o.explicit_labeltooltip,
             o.labelurl.clone(),
@@ -1664,7 +1664,7 @@ impl<'a, E: Engine> Emitter<'a, E> {
             decorate,
         );
         self.emit_edge_label(
-            ed.head_label.as_ref(),
+            ed.head_label.as_deref(),
             EmitState::HLabel,
             o.explicit_headtooltip,
             o.headurl.clone(),
@@ -1674,7 +1674,7 @@ impl<'a, E: Engine> Emitter<'a, E> {
             None,
         );
         self.emit_edge_label(
-            ed.tail_label.as_ref(),
+            ed.tail_label.as_deref(),
             EmitState::TLabel,
             o.explicit_tailtooltip,
             o.tailurl.clone(),
