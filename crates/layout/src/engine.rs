@@ -192,9 +192,10 @@ pub fn lay_out(
 /// [`lay_out`] in SVG, handed to `chunks` a piece at a time (about a megabyte each) as it is
 /// written instead of returned whole: a drawing of 100,000 operations writes 140 MB of it.
 /// The pieces, joined, are `lay_out`'s SVG of `dot`, and a drawing small enough is
-/// remembered as `lay_out` remembers it.
+/// remembered as `lay_out` remembers it; an owned `dot` too large for that is let go as soon
+/// as the engine has read it (40 MB of a 100,000-operation drawing's peak).
 pub fn lay_out_svg_into(
-    dot: &str,
+    mut dot: Cow<'_, str>,
     engine: LayoutEngine,
     chunks: &mut dyn FnMut(&str),
 ) -> Result<(), LayoutError> {
@@ -205,22 +206,30 @@ pub fn lay_out_svg_into(
     let svg = [TextFormat::Svg];
     let remembered = engine
         .is_built_in()
-        .then(|| crate::recent::find(dot, engine, &svg))
+        .then(|| crate::recent::find(&dot, engine, &svg))
         .flatten();
     if !engine.is_built_in() || remembered.is_some() {
         let laid_out = match remembered {
             Some(laid_out) => laid_out,
-            None => lay_out(dot, &svg, engine)?,
+            None => lay_out(&dot, &svg, engine)?,
         };
         chunks(laid_out.get(TextFormat::Svg).unwrap_or_default());
         return Ok(());
     }
+    // The SVG is longer than its DOT: a DOT of more than half the bound cannot be remembered.
+    let dot_bytes = dot.len();
+    let remember = crate::recent::fits(2 * dot_bytes);
+    let read: Cow<'_, str> = if remember {
+        Cow::Borrowed(&dot)
+    } else {
+        std::mem::take(&mut dot)
+    };
     // A copy for remembering, given up once the text is too large to be remembered.
-    let mut copy = Some(String::new());
+    let mut copy = remember.then(String::new);
     let mut as_text = |decoded: &str| {
         let text = charset::to_text(decoded);
         if let Some(kept) = copy.as_mut() {
-            if crate::recent::fits(dot.len() + kept.len() + text.len()) {
+            if crate::recent::fits(dot_bytes + kept.len() + text.len()) {
                 kept.push_str(&text);
             } else {
                 copy = None;
@@ -229,10 +238,10 @@ pub fn lay_out_svg_into(
         chunks(&text);
     };
     if engine == LayoutEngine::Layered {
-        crate::layered::svg_into(dot, &mut as_text)?;
+        crate::layered::svg_into(read, &mut as_text)?;
     } else {
         crate::progress::mark(crate::progress::Step::Placing);
-        embedded_graph(dot, |graph| {
+        embedded_graph(read, |graph| {
             graphviz_pure_render::GraphJobs::new(graph).render_svg_into(&mut as_text)
         })
         .map_err(|detail| LayoutError::Failed {
@@ -242,7 +251,7 @@ pub fn lay_out_svg_into(
     }
     if let Some(text) = copy {
         let laid_out = LaidOut::new(&svg, vec![Written::Text(text)]);
-        crate::recent::keep(dot, engine, &svg, &laid_out);
+        crate::recent::keep(&dot, engine, &svg, &laid_out);
     }
     Ok(())
 }
@@ -260,7 +269,7 @@ pub fn lay_out_layered_by_graphviz(
 }
 
 fn embedded(dot: &str, formats: &[TextFormat]) -> Result<Vec<Written>, String> {
-    embedded_graph(dot, |graph| {
+    embedded_graph(Cow::Borrowed(dot), |graph| {
         formats
             .iter()
             .map(|&format| {
@@ -279,17 +288,19 @@ fn embedded(dot: &str, formats: &[TextFormat]) -> Result<Vec<Written>, String> {
     })
 }
 
-/// `dot` parsed and laid out by graphviz-pure's `dot`, given to `write`. The facade's
+/// `dot` parsed (an owned one is let go then) and laid out by graphviz-pure's `dot`, given
+/// to `write`. The facade's
 /// `parse_dot`, `layout_graph` and `render_graph`, on the graph itself, as the painting
 /// needs it; layout diagnostics are warnings about the drawing, not failures, and are
 /// dropped.
 fn embedded_graph<T>(
-    dot: &str,
+    dot: Cow<'_, str>,
     write: impl FnOnce(&graphviz_pure_core::Graph) -> graphviz_pure_core::Result<T>,
 ) -> Result<T, String> {
     let (result, _diagnostics) = graphviz_pure_core::diag::capture(|| {
         begin_run();
-        let mut graph = graphviz_pure_render::decoded::parse_dot(&Decoded::from_text(dot))?;
+        let mut graph = graphviz_pure_render::decoded::parse_dot(&Decoded::from_text(&dot))?;
+        drop(dot);
         graphviz_pure_layout::layout_graph(&mut graph, graphviz_pure_layout::LayoutEngine::Dot)?;
         crate::progress::mark(crate::progress::Step::Writing);
         write(&graph)

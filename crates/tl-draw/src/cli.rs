@@ -243,10 +243,7 @@ impl DrawArgs {
                 std::mem::forget(drawn);
                 written
             } else {
-                let drawing = drawn.into_drawing()?;
-                let written = drawing.write_as(&output, &write);
-                std::mem::forget(drawing);
-                written
+                drawn.into_drawing()?.write_once(&output, &write)
             }
         });
         if let Some(bar) = bar {

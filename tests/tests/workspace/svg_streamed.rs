@@ -1,8 +1,10 @@
 //! An SVG file is written as the layout engine writes it (`tl_layout::lay_out_svg_into`,
-//! `Drawing::write_as`): the file must be the SVG `Drawing::render` returns whole, byte for
+//! `Drawing::write_as`, `Drawing::write_once`): the file must be the SVG `Drawing::render` returns whole, byte for
 //! byte, with either engine, and a large one must really arrive in pieces.
 
-use tl_draw::{draw, forget_recent_layouts, DrawOptions, LayoutEngine, OutputFormat, Trace, View};
+use tl_draw::{
+    draw, forget_recent_layouts, DrawOptions, LayoutEngine, OutputFormat, Trace, View, WriteOptions,
+};
 use tl_tests::{fixtures_dir, repo_root};
 
 fn trace(path: std::path::PathBuf) -> Trace {
@@ -15,27 +17,46 @@ fn pieces(trace: &Trace, options: &DrawOptions) -> Vec<String> {
     let drawing = draw(trace, options).unwrap();
     let mut pieces = Vec::new();
     forget_recent_layouts();
-    tl_layout::lay_out_svg_into(&drawing.dot, drawing.layout_engine(), &mut |piece| {
+    let dot = std::borrow::Cow::Borrowed(drawing.dot.as_str());
+    tl_layout::lay_out_svg_into(dot, drawing.layout_engine(), &mut |piece| {
         pieces.push(piece.to_owned())
     })
     .unwrap();
     pieces
 }
 
-/// Writes `options`' drawing of `trace` to an SVG file and compares it with the whole text.
+/// Writes `options`' drawing of `trace` to an SVG file, by `write` and by `write_once`, and
+/// compares each with the whole text; the census goes beside each.
 fn assert_file_is_the_rendered_svg(name: &str, trace: &Trace, options: &DrawOptions) {
     let drawing = draw(trace, options).unwrap();
     let folder = tempfile::tempdir().unwrap();
-    let path = folder.path().join("drawing.svg");
+    let (written, written_once) = (
+        folder.path().join("drawing.svg"),
+        folder.path().join("once.svg"),
+    );
     forget_recent_layouts();
-    drawing.write(&path).unwrap();
+    drawing.write(&written).unwrap();
+    forget_recent_layouts();
+    drawing
+        .clone()
+        .write_once(&written_once, &WriteOptions::default())
+        .unwrap();
     forget_recent_layouts();
     let whole = drawing.render(OutputFormat::Svg).unwrap().bytes;
-    assert!(
-        std::fs::read(&path).unwrap() == whole,
-        "{name} ({:?}): the SVG written as it was made differs from the SVG rendered whole",
-        drawing.layout_engine()
-    );
+    for path in [&written, &written_once] {
+        assert!(
+            std::fs::read(path).unwrap() == whole,
+            "{name} ({:?}): the SVG written as it was made ({}) differs from the SVG rendered whole",
+            drawing.layout_engine(),
+            path.display()
+        );
+        let census = format!("{}.census.txt", path.display());
+        assert_eq!(
+            std::fs::read_to_string(census).ok(),
+            drawing.census,
+            "{name}"
+        );
+    }
     assert_eq!(
         pieces(trace, options).concat().into_bytes(),
         whole,

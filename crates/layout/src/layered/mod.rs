@@ -44,7 +44,7 @@ pub(crate) fn lay_out(
     formats: &[TextFormat],
     writer: Writer,
 ) -> Result<Vec<Written>, LayoutError> {
-    placed(dot, writer, |graph, mut measured| {
+    placed(Cow::Borrowed(dot), writer, |graph, mut measured| {
         formats
             .iter()
             .enumerate()
@@ -78,7 +78,7 @@ pub(crate) fn lay_out(
 
 /// Lays `dot` out with the layered engine and hands its SVG to `chunks` as it is written,
 /// in graphviz-pure's decoded form ([`crate::engine::lay_out_svg_into`] makes it text).
-pub(crate) fn svg_into(dot: &str, chunks: &mut dyn FnMut(&str)) -> Result<(), LayoutError> {
+pub(crate) fn svg_into(dot: Cow<'_, str>, chunks: &mut dyn FnMut(&str)) -> Result<(), LayoutError> {
     placed(dot, Writer::Own, |graph, measured| {
         let mut job = graphviz_pure_render::GraphJobs::new(graph);
         if let Some(sizes) = measured {
@@ -88,18 +88,20 @@ pub(crate) fn svg_into(dot: &str, chunks: &mut dyn FnMut(&str)) -> Result<(), La
     })
 }
 
-/// Parses, sizes and places `dot`, has `writer` write the positions on the graph, and gives
-/// `write` the laid-out graph, with the node geometries when the writers can take them
-/// (graphviz-pure's keep-positions path sizes the nodes again, so its writers measure again).
+/// Parses, sizes and places `dot` (an owned one is let go once parsed), has `writer` write
+/// the positions on the graph, and gives `write` the laid-out graph, with the node
+/// geometries when the writers can take them (graphviz-pure's keep-positions path sizes the
+/// nodes again, so its writers measure again).
 fn placed<T>(
-    dot: &str,
+    dot: Cow<'_, str>,
     writer: Writer,
     write: impl FnOnce(&Graph, Option<Vec<NodeGeometry>>) -> Result<T, String>,
 ) -> Result<T, LayoutError> {
     let (result, _diagnostics) = graphviz_pure_core::diag::capture(|| {
         crate::engine::begin_run();
-        let mut graph = graphviz_pure_render::decoded::parse_dot(&Decoded::from_text(dot))
+        let mut graph = graphviz_pure_render::decoded::parse_dot(&Decoded::from_text(&dot))
             .map_err(|e| e.to_string())?;
+        drop(dot);
         keep_positions::begin(&graph);
         let measured = size_nodes(&mut graph)?;
         let placement = place(&mut graph)?;
