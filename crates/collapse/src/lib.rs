@@ -51,7 +51,7 @@ pub enum BufferVisibility {
 
 /// What is folded: module boxes, capsules over runs of sibling modules, repeat folds, loops
 /// of calls.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct Plan {
     /// Module addresses drawn as one box each (per call for modules called several times).
     pub boxes: Vec<String>,

@@ -37,10 +37,8 @@ impl Drawing {
         path: impl AsRef<Path>,
         write: &WriteOptions,
     ) -> Result<Written, DrawError> {
-        write.check()?;
         let path = path.as_ref();
-        let (target, format) = output_target(path, write.file_format.as_deref())?;
-        if self.is_svg_as_made(format) {
+        if let Some(target) = self.svg_as_made(path, write)? {
             self.announce_layout();
             let dot = Cow::Borrowed(self.dot.as_str());
             return write_svg_as_made(dot, self.layout_engine, target, self.census.as_deref());
@@ -60,14 +58,12 @@ impl Drawing {
         path: impl AsRef<Path>,
         write: &WriteOptions,
     ) -> Result<Written, DrawError> {
-        write.check()?;
         let path = path.as_ref();
-        let (target, format) = output_target(path, write.file_format.as_deref())?;
-        if !self.is_svg_as_made(format) {
+        let Some(target) = self.svg_as_made(path, write)? else {
             let written = self.write_as(path, write);
             free_beside(self);
             return written;
-        }
+        };
         self.announce_layout();
         let Drawing {
             dot,
@@ -106,10 +102,15 @@ impl Drawing {
         })
     }
 
-    /// Whether `format` is written as the layout engine makes it: an SVG without pictures
-    /// or a cone, which would be put into the text afterwards.
-    fn is_svg_as_made(&self, format: OutputFormat) -> bool {
-        format == OutputFormat::Svg && self.pictures().next().is_none() && self.cone.is_none()
+    /// The file `write` sends this drawing to at `path`, if it is written as the layout
+    /// engine makes it: an SVG without pictures or a cone, which would be put into the text
+    /// afterwards.
+    fn svg_as_made(&self, path: &Path, write: &WriteOptions) -> Result<Option<PathBuf>, DrawError> {
+        write.check()?;
+        let (target, format) = output_target(path, write.file_format.as_deref())?;
+        let as_made =
+            format == OutputFormat::Svg && self.pictures().next().is_none() && self.cone.is_none();
+        Ok(as_made.then_some(target))
     }
 }
 

@@ -289,10 +289,9 @@ fn embedded(dot: &str, formats: &[TextFormat]) -> Result<Vec<Written>, String> {
 }
 
 /// `dot` parsed (an owned one is let go then) and laid out by graphviz-pure's `dot`, given
-/// to `write`. The facade's
-/// `parse_dot`, `layout_graph` and `render_graph`, on the graph itself, as the painting
-/// needs it; layout diagnostics are warnings about the drawing, not failures, and are
-/// dropped.
+/// to `write`: the facade's `parse_dot`, `layout_graph` and `render_graph`, on the graph
+/// itself, as the painting needs it; layout diagnostics are warnings about the drawing, not
+/// failures, and are dropped.
 fn embedded_graph<T>(
     dot: Cow<'_, str>,
     write: impl FnOnce(&graphviz_pure_core::Graph) -> graphviz_pure_core::Result<T>,

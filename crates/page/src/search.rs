@@ -4,9 +4,10 @@
 //! time (each is laid out when the page is written: the page has no layout engine).
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::{BinaryHeap, HashMap};
+use std::hash::{DefaultHasher, Hash, Hasher};
 
-use tl_collapse::transitions::{canonical, key};
+use tl_collapse::transitions::canonical;
 use tl_collapse::Plan;
 
 /// Seconds of layout (on one core of this machine, as [`tl_layout::guard::layout_seconds`]
@@ -26,7 +27,10 @@ pub(crate) const STATE_LIMIT: usize = 120;
 pub(crate) struct Search {
     /// Plans in the order found; `roots` first.
     pub plans: Vec<Plan>,
-    seen: BTreeMap<String, usize>,
+    /// The positions of the plans found, by a hash of the plan. A plan near full detail
+    /// names thousands of modules, and a drawing has a neighbour per box: a key written out
+    /// in full for each took 870 MB of a 100,000-operation page's 4.5 GB.
+    seen: HashMap<u64, Vec<usize>>,
     /// By the size of the drawing a plan was reached from (in hundreds of nodes), then
     /// the clicks from a root, then the order found.
     queue: BinaryHeap<Reverse<(usize, usize, usize)>>,
@@ -37,7 +41,7 @@ impl Search {
     pub(crate) fn new(roots: impl IntoIterator<Item = Plan>) -> (Search, Vec<usize>) {
         let mut search = Search {
             plans: Vec::new(),
-            seen: BTreeMap::new(),
+            seen: HashMap::new(),
             queue: BinaryHeap::new(),
             depth: Vec::new(),
         };
@@ -51,8 +55,8 @@ impl Search {
     /// The plan's position, adding it when new and queueing it for a visit: `from` is the
     /// plan it is reached from and that drawing's node count (`None` for a root).
     pub(crate) fn add(&mut self, plan: Plan, from: Option<(usize, usize)>) -> usize {
-        let key = key(&plan);
-        if let Some(&at) = self.seen.get(&key) {
+        let hash = hash_of(&plan);
+        if let Some(at) = self.find_hashed(&plan, hash) {
             return at;
         }
         let at = self.plans.len();
@@ -60,7 +64,7 @@ impl Search {
             Some((parent, nodes)) => (1 + nodes / 100, self.depth[parent] + 1),
             None => (0, 0),
         };
-        self.seen.insert(key, at);
+        self.seen.entry(hash).or_default().push(at);
         self.plans.push(plan);
         self.depth.push(depth);
         self.queue.push(Reverse((size, depth, at)));
@@ -69,13 +73,29 @@ impl Search {
 
     #[cfg(test)]
     fn find(&self, plan: &Plan) -> Option<usize> {
-        self.seen.get(&key(plan)).copied()
+        self.find_hashed(plan, hash_of(plan))
+    }
+
+    /// The position of `plan`, whose hash is `hash`, if it was found before.
+    fn find_hashed(&self, plan: &Plan, hash: u64) -> Option<usize> {
+        self.seen
+            .get(&hash)?
+            .iter()
+            .copied()
+            .find(|&at| self.plans[at] == *plan)
     }
 
     /// The next plan to visit.
     pub(crate) fn next(&mut self) -> Option<usize> {
         self.queue.pop().map(|Reverse((_, _, at))| at)
     }
+}
+
+/// A hash of `plan` (canonical plans are equal when their drawings are the same).
+fn hash_of(plan: &Plan) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    plan.hash(&mut hasher);
+    hasher.finish()
 }
 
 #[cfg(test)]

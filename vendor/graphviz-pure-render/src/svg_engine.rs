@@ -301,8 +301,8 @@ impl<'s> SvgEngine<'s> {
         }
     }
 
-    /// Hands the text so far to the streaming caller, if there is one (`all`), or once it
-    /// holds a chunk's worth.
+    /// tl-draw's patch: hands the text written so far to the streaming caller, if there is
+    /// one: all of it at the end (`all`), else once it holds a chunk's worth.
     pub(crate) fn hand_over(&mut self, all: bool) {
         if let Some(chunks) = self.chunks.as_mut() {
             if all || self.out.len() >= SVG_CHUNK_BYTES {
