@@ -304,11 +304,11 @@ impl<'s> SvgEngine<'s> {
     /// tl-draw's patch: hands the text written so far to the streaming caller, if there is
     /// one: all of it at the end (`all`), else once it holds a chunk's worth.
     pub(crate) fn hand_over(&mut self, all: bool) {
-        if let Some(chunks) = self.chunks.as_mut() {
-            if all || self.out.len() >= SVG_CHUNK_BYTES {
-                chunks(&self.out);
-                self.out.clear();
-            }
+        if let Some(chunks) = self.chunks.as_mut()
+            && (all || self.out.len() >= SVG_CHUNK_BYTES)
+        {
+            chunks(&self.out);
+            self.out.clear();
         }
     }
 
