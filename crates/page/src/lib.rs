@@ -143,7 +143,7 @@ fn explore(
             "state": state,
         }));
     }
-    let roots = search.plans.len();
+    let roots = search.len();
     let mut spent = 0.0;
     let mut first = Some((first, first_visible));
     // Per plan found: where it is drawn (plans over the budget are not).
@@ -154,7 +154,7 @@ fn explore(
         }
         let (drawing, visible) = match first.take() {
             Some(drawn) => drawn,
-            None => match draw_indexed(index, options, Some(search.plans[at].clone())) {
+            None => match draw_indexed(index, options, Some(search.plan(at))) {
                 Ok((drawing, Some(visible))) => (drawing, visible),
                 Ok((_, None)) => continue, // not a forward drawing: never explored
                 // Over the layout guard (a full-detail stop of a huge model, unless
@@ -172,7 +172,7 @@ fn explore(
             }
             spent += cost;
         }
-        let plan = search.plans[at].clone();
+        let plan = search.plan(at);
         let moves = (0..visible.nodes.len())
             .map(Move::Open)
             .chain((0..visible.clusters.len()).map(Move::Close));

@@ -25,16 +25,75 @@ pub(crate) const STATE_LIMIT: usize = 120;
 /// reached from smaller drawings first (opening boxes near the `auto` end is what a reader
 /// does most; closing one frame of a full-detail drawing costs a full-detail layout).
 pub(crate) struct Search {
-    /// Plans in the order found; `roots` first.
-    pub plans: Vec<Plan>,
-    /// The positions of the plans found, by a hash of the plan. A plan near full detail
-    /// names thousands of modules, and a drawing has a neighbour per box: a key written out
-    /// in full for each took 870 MB of a 100,000-operation page's 4.5 GB.
+    /// Plans in the order found, `roots` first, each name as its number in `names`: a plan
+    /// near full detail names thousands of modules and every box of a drawing leads to a
+    /// plan, so a 100,000-operation page found plans holding 2.6 GB of names, and their
+    /// keys (the names written out) 0.87 GB more.
+    plans: Vec<Numbered>,
+    /// The positions of the plans found, by a hash of the plan.
     seen: HashMap<u64, Vec<usize>>,
+    names: Names,
     /// By the size of the drawing a plan was reached from (in hundreds of nodes), then
     /// the clicks from a root, then the order found.
     queue: BinaryHeap<Reverse<(usize, usize, usize)>>,
     depth: Vec<usize>,
+}
+
+/// A [`Plan`] with each module address and operation label as its number in [`Names`].
+#[derive(Hash, PartialEq, Eq)]
+struct Numbered {
+    boxes: Vec<u32>,
+    capsules: Vec<Vec<u32>>,
+    folds: Vec<Vec<u32>>,
+    op_capsules: Vec<Vec<u32>>,
+    loops: Vec<u32>,
+}
+
+/// The names plans use, each once, numbered in the order met.
+#[derive(Default)]
+struct Names {
+    numbers: HashMap<String, u32>,
+    names: Vec<String>,
+}
+
+impl Names {
+    fn number(&mut self, name: &str) -> u32 {
+        if let Some(&number) = self.numbers.get(name) {
+            return number;
+        }
+        let number = u32::try_from(self.names.len()).expect("fewer than 2^32 names");
+        self.names.push(name.to_owned());
+        self.numbers.insert(name.to_owned(), number);
+        number
+    }
+
+    fn numbered(&mut self, plan: &Plan) -> Numbered {
+        let mut list = |names: &[String]| names.iter().map(|n| self.number(n)).collect();
+        Numbered {
+            boxes: list(&plan.boxes),
+            capsules: plan.capsules.iter().map(|run| list(run)).collect(),
+            folds: plan.folds.iter().map(|run| list(run)).collect(),
+            op_capsules: plan.op_capsules.iter().map(|run| list(run)).collect(),
+            loops: list(&plan.loops),
+        }
+    }
+
+    fn plan(&self, numbered: &Numbered) -> Plan {
+        let list = |numbers: &[u32]| {
+            numbers
+                .iter()
+                .map(|&n| self.names[n as usize].clone())
+                .collect()
+        };
+        let runs = |runs: &[Vec<u32>]| runs.iter().map(|run| list(run)).collect();
+        Plan {
+            boxes: list(&numbered.boxes),
+            capsules: runs(&numbered.capsules),
+            folds: runs(&numbered.folds),
+            op_capsules: runs(&numbered.op_capsules),
+            loops: list(&numbered.loops),
+        }
+    }
 }
 
 impl Search {
@@ -42,6 +101,7 @@ impl Search {
         let mut search = Search {
             plans: Vec::new(),
             seen: HashMap::new(),
+            names: Names::default(),
             queue: BinaryHeap::new(),
             depth: Vec::new(),
         };
@@ -52,9 +112,20 @@ impl Search {
         (search, at)
     }
 
+    /// How many plans were found.
+    pub(crate) fn len(&self) -> usize {
+        self.plans.len()
+    }
+
+    /// The plan found at `at`.
+    pub(crate) fn plan(&self, at: usize) -> Plan {
+        self.names.plan(&self.plans[at])
+    }
+
     /// The plan's position, adding it when new and queueing it for a visit: `from` is the
     /// plan it is reached from and that drawing's node count (`None` for a root).
     pub(crate) fn add(&mut self, plan: Plan, from: Option<(usize, usize)>) -> usize {
+        let plan = self.names.numbered(&plan);
         let hash = hash_of(&plan);
         if let Some(at) = self.find_hashed(&plan, hash) {
             return at;
@@ -72,12 +143,13 @@ impl Search {
     }
 
     #[cfg(test)]
-    fn find(&self, plan: &Plan) -> Option<usize> {
-        self.find_hashed(plan, hash_of(plan))
+    fn find(&mut self, plan: &Plan) -> Option<usize> {
+        let plan = self.names.numbered(plan);
+        self.find_hashed(&plan, hash_of(&plan))
     }
 
     /// The position of `plan`, whose hash is `hash`, if it was found before.
-    fn find_hashed(&self, plan: &Plan, hash: u64) -> Option<usize> {
+    fn find_hashed(&self, plan: &Numbered, hash: u64) -> Option<usize> {
         self.seen
             .get(&hash)?
             .iter()
@@ -92,7 +164,7 @@ impl Search {
 }
 
 /// A hash of `plan` (canonical plans are equal when their drawings are the same).
-fn hash_of(plan: &Plan) -> u64 {
+fn hash_of(plan: &Numbered) -> u64 {
     let mut hasher = DefaultHasher::new();
     plan.hash(&mut hasher);
     hasher.finish()
@@ -115,6 +187,9 @@ mod tests {
         assert_eq!(search.add(plan(&["e"]), Some((2, 30))), 3);
         assert_eq!(search.add(plan(&["f"]), Some((0, 40))), 4);
         assert_eq!(search.find(&canonical(plan(&["b", "a"]))), Some(0));
+        assert_eq!(search.find(&canonical(plan(&["b", "c"]))), None);
+        assert_eq!(search.plan(1), plan(&["c"]));
+        assert_eq!(search.len(), 5);
         assert_eq!(search.next(), Some(0));
         // Reached from a smaller drawing: visited first, nearer the root first.
         assert_eq!(search.next(), Some(2));
