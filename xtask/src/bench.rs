@@ -107,6 +107,11 @@ struct Row {
 
 /// `cargo xtask bench`: prints the budget table (Markdown) and fails when a budget is missed.
 /// A synthetic trace's file stem and its operations (`transformer_<ops>.json`).
+/// The size of the file at `path` in KiB (0 when it cannot be read).
+fn json_kib(path: &Path) -> u64 {
+    std::fs::metadata(path).map(|m| m.len() / 1024).unwrap_or(0)
+}
+
 fn synthetic_name_and_ops(path: &Path) -> (String, usize) {
     let name = path
         .file_stem()
@@ -154,8 +159,7 @@ pub fn bench() -> Result<()> {
                 out(&format!("{name}.dot")),
             ],
         )?;
-        let json_kib = std::fs::metadata(path).map(|m| m.len() / 1024).unwrap_or(0);
-        memory.push((ops, peak, json_kib));
+        memory.push(("collapse=auto, DOT", ops, peak, json_kib(path)));
     }
     // Real GPT-2 at full detail (fixtures/real, `cargo xtask fixtures`): small to SVG and
     // PDF, and at GPT-2 XL's depth (48 layers); then GPT-2 small folded.
@@ -195,7 +199,7 @@ pub fn bench() -> Result<()> {
         if ops < 10_000 {
             continue;
         }
-        time(
+        let peak = time(
             format!("{ops} ops, full detail, to SVG"),
             (ops == 100_000).then_some(10_000),
             vec![
@@ -205,6 +209,7 @@ pub fn bench() -> Result<()> {
                 out(&format!("{name}_full.svg")),
             ],
         )?;
+        memory.push(("full detail, SVG", ops, peak, json_kib(path)));
     }
     time(
         "gpt2_small, collapse=auto, to SVG".to_owned(),
@@ -240,23 +245,23 @@ pub fn bench() -> Result<()> {
         );
     }
     println!();
-    println!("| trace | JSON size | peak memory | ratio (budget < 10x at 100,000 ops) |");
-    println!("|---|---|---|---|");
-    for (ops, peak, json_kib) in memory {
+    println!("| trace | drawing | JSON size | peak memory | ratio (budget < 10x at 100,000 ops) |");
+    println!("|---|---|---|---|---|");
+    for (drawing, ops, peak, json_kib) in memory {
         match peak {
             Some(peak) => {
                 let ratio = peak as f64 / json_kib.max(1) as f64;
                 if ops == 100_000 && ratio >= 10.0 {
-                    missed.push(format!("peak memory of {ops} ops"));
+                    missed.push(format!("peak memory of {ops} ops, {drawing}"));
                 }
                 println!(
-                    "| {ops} ops | {:.1} MiB | {} MiB | {ratio:.1}x |",
+                    "| {ops} ops | {drawing} | {:.1} MiB | {} MiB | {ratio:.1}x |",
                     json_kib as f64 / 1024.0,
                     peak / 1024
                 );
             }
             None => println!(
-                "| {ops} ops | {:.1} MiB | (needs /usr/bin/time) | |",
+                "| {ops} ops | {drawing} | {:.1} MiB | (needs /usr/bin/time) | |",
                 json_kib as f64 / 1024.0
             ),
         }
