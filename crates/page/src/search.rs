@@ -61,7 +61,9 @@ impl Names {
         if let Some(&number) = self.numbers.get(name) {
             return number;
         }
-        let number = u32::try_from(self.names.len()).expect("fewer than 2^32 names");
+        // A page's records are refused past 256 MB before any search, so a trace it explores
+        // has far fewer than 2^32 module addresses and operation labels.
+        let number = u32::try_from(self.names.len()).expect("a page's names fit in a u32");
         self.names.push(name.to_owned());
         self.numbers.insert(name.to_owned(), number);
         number
