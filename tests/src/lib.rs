@@ -18,6 +18,34 @@ pub fn fixtures_dir() -> PathBuf {
     repo_root().join("fixtures")
 }
 
+/// The trace at `path`; a test fails naming the file when it cannot be loaded.
+pub fn load_trace(path: &Path) -> tl_draw::Trace {
+    tl_draw::Trace::load(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Runs `check` on each guide fixture of `guide` (`fixtures/<name>.json` with its options)
+/// laid out by each built-in engine, then on each real model of `real`
+/// (`fixtures/real/<name>.json`) at full detail, by the engine `auto` picks.
+pub fn on_guide_and_real_models(
+    guide: &[(&str, tl_draw::DrawOptions)],
+    real: &[&str],
+    mut check: impl FnMut(&str, &tl_draw::Trace, &tl_draw::DrawOptions),
+) {
+    for (name, options) in guide {
+        let trace = load_trace(&fixtures_dir().join(format!("{name}.json")));
+        for engine in [
+            tl_draw::LayoutEngine::Embedded,
+            tl_draw::LayoutEngine::Layered,
+        ] {
+            check(name, &trace, &options.clone().layout_engine(engine));
+        }
+    }
+    for name in real {
+        let trace = load_trace(&repo_root().join(format!("fixtures/real/{name}.json")));
+        check(name, &trace, &tl_draw::DrawOptions::default());
+    }
+}
+
 /// Every committed fixture file (`fixtures/*.json`), sorted by name.
 pub fn fixture_files() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(fixtures_dir())

@@ -2,13 +2,9 @@
 //! (`tl_layout::painting`, mapped in `tl-drawing`): the picture must be the one painted from
 //! the same layout's `json` text, byte for byte, with either engine, in PDF and PNG.
 
-use tl_draw::{draw, Collapse, DrawOptions, LayoutEngine, OutputFormat, Trace, View};
+use tl_draw::{draw, Collapse, DrawOptions, OutputFormat, Trace, View};
 use tl_render_cairo::{render, Format, RenderOptions};
-use tl_tests::{fixtures_dir, repo_root};
-
-fn trace(path: std::path::PathBuf) -> Trace {
-    Trace::load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
+use tl_tests::on_guide_and_real_models;
 
 /// Paints `options`' drawing of `trace` both ways and compares the bytes.
 fn assert_same_both_ways(name: &str, trace: &Trace, options: &DrawOptions) {
@@ -46,16 +42,10 @@ fn operations_paint_as_the_json_text_does() {
         ("edited", DrawOptions::default().view(View::Interventions)),
         ("resnet18", DrawOptions::default().collapse(Collapse::Max)),
     ];
-    for (name, options) in guide {
-        let trace = trace(fixtures_dir().join(format!("{name}.json")));
-        for engine in [LayoutEngine::Embedded, LayoutEngine::Layered] {
-            let options = options.clone().layout_engine(engine);
-            assert_same_both_ways(name, &trace, &options);
-        }
-    }
     // Real models at full detail, one per engine as `auto` picks them.
-    for name in ["resnet50", "bert_base", "densenet121"] {
-        let trace = trace(repo_root().join(format!("fixtures/real/{name}.json")));
-        assert_same_both_ways(name, &trace, &DrawOptions::default());
-    }
+    on_guide_and_real_models(
+        &guide,
+        &["resnet50", "bert_base", "densenet121"],
+        assert_same_both_ways,
+    );
 }

@@ -1,15 +1,10 @@
 //! An SVG file is written as the layout engine writes it (`tl_layout::lay_out_svg_into`,
-//! `Drawing::write_as`, `Drawing::write_once`): the file must be the SVG `Drawing::render` returns whole, byte for
-//! byte, with either engine, and a large one must really arrive in pieces.
+//! `Drawing::write_as`, `Drawing::write_once`): the file must be the SVG `Drawing::render`
+//! returns whole, byte for byte, with either engine, and a large one must really arrive in
+//! pieces.
 
-use tl_draw::{
-    draw, forget_recent_layouts, DrawOptions, LayoutEngine, OutputFormat, Trace, View, WriteOptions,
-};
-use tl_tests::{fixtures_dir, repo_root};
-
-fn trace(path: std::path::PathBuf) -> Trace {
-    Trace::load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
+use tl_draw::{draw, forget_recent_layouts, DrawOptions, OutputFormat, Trace, View, WriteOptions};
+use tl_tests::on_guide_and_real_models;
 
 /// The pieces `lay_out_svg_into` hands over for `options`' drawing of `trace`, laid out
 /// afresh (nothing remembered).
@@ -73,18 +68,12 @@ fn an_svg_written_as_it_is_made_is_the_svg_rendered_whole() {
         // Text beyond ASCII (`Δ`) and the edit's marks.
         ("edited", DrawOptions::default().view(View::Interventions)),
     ];
-    for (name, options) in guide {
-        let trace = trace(fixtures_dir().join(format!("{name}.json")));
-        for engine in [LayoutEngine::Embedded, LayoutEngine::Layered] {
-            let options = options.clone().layout_engine(engine);
-            assert_file_is_the_rendered_svg(name, &trace, &options);
-        }
-    }
     // Real models at full detail, one per engine as `auto` picks them.
-    for name in ["resnet50", "densenet121"] {
-        let trace = trace(repo_root().join(format!("fixtures/real/{name}.json")));
-        assert_file_is_the_rendered_svg(name, &trace, &DrawOptions::default());
-    }
+    on_guide_and_real_models(
+        &guide,
+        &["resnet50", "densenet121"],
+        assert_file_is_the_rendered_svg,
+    );
 }
 
 #[test]
