@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use tl_layout::LayoutEngine;
 use tl_render_cairo::Rendered;
+use tl_trace_model::parallel::drop_beside;
 use tl_trace_model::{write_atomically, write_atomically_with, TraceError};
 
 use crate::draw::Drawing;
@@ -61,7 +62,7 @@ impl Drawing {
         let path = path.as_ref();
         let Some(target) = self.svg_as_made(path, write)? else {
             let written = self.write_as(path, write);
-            free_beside(self);
+            drop_beside(self);
             return written;
         };
         self.announce_layout();
@@ -73,7 +74,7 @@ impl Drawing {
             cone,
             layout_engine,
         } = self;
-        free_beside((styled, collapse_schedule, cone));
+        drop_beside((styled, collapse_schedule, cone));
         write_svg_as_made(Cow::Owned(dot), layout_engine, target, census.as_deref())
     }
 
@@ -155,13 +156,4 @@ fn write_census(target: &Path, census: Option<&str>) -> Result<(), DrawError> {
         write_atomically(Path::new(&sidecar), census.as_bytes())?;
     }
     Ok(())
-}
-
-/// Lets go of `value` on a thread of its own: freeing a large drawing record by record
-/// would only make a program about to exit wait. Where no thread can start, it is freed
-/// here.
-fn free_beside<T: Send + 'static>(value: T) {
-    let _ = std::thread::Builder::new()
-        .name("tl-draw-free".to_owned())
-        .spawn(move || drop(value));
 }

@@ -40,6 +40,15 @@ impl LayoutEngine {
         }
     }
 
+    /// The engine that lays out a drawing with no cost estimate at hand: `Auto` is
+    /// graphviz-pure, any other engine is itself.
+    fn without_estimate(self) -> LayoutEngine {
+        match self {
+            LayoutEngine::Auto => LayoutEngine::Embedded,
+            engine => engine,
+        }
+    }
+
     /// Whether graphviz-pure writes this engine's output (its xdot escapes text as the
     /// painter expects); only the system's `dot` does not.
     pub fn is_built_in(self) -> bool {
@@ -156,16 +165,13 @@ pub fn lay_out(
     formats: &[TextFormat],
     engine: LayoutEngine,
 ) -> Result<LaidOut, LayoutError> {
-    let engine = match engine {
-        LayoutEngine::Auto => LayoutEngine::Embedded,
-        engine => engine,
-    };
+    let engine = engine.without_estimate();
     if engine.is_built_in() {
         if let Some(laid_out) = crate::recent::find(dot, engine, formats) {
             return Ok(laid_out);
         }
     }
-    if engine != LayoutEngine::Layered {
+    if engine == LayoutEngine::SystemDot {
         crate::progress::mark(crate::progress::Step::Placing);
     }
     let written = match engine {
@@ -199,10 +205,7 @@ pub fn lay_out_svg_into(
     engine: LayoutEngine,
     chunks: &mut dyn FnMut(&str),
 ) -> Result<(), LayoutError> {
-    let engine = match engine {
-        LayoutEngine::Auto => LayoutEngine::Embedded,
-        engine => engine,
-    };
+    let engine = engine.without_estimate();
     let svg = [TextFormat::Svg];
     let remembered = engine
         .is_built_in()
@@ -240,7 +243,6 @@ pub fn lay_out_svg_into(
     if engine == LayoutEngine::Layered {
         crate::layered::svg_into(read, &mut as_text)?;
     } else {
-        crate::progress::mark(crate::progress::Step::Placing);
         embedded_graph(read, |graph| {
             graphviz_pure_render::GraphJobs::new(graph).render_svg_into(&mut as_text)
         })
@@ -296,10 +298,9 @@ fn embedded_graph<T>(
     dot: Cow<'_, str>,
     write: impl FnOnce(&graphviz_pure_core::Graph) -> graphviz_pure_core::Result<T>,
 ) -> Result<T, String> {
+    crate::progress::mark(crate::progress::Step::Placing);
     let (result, _diagnostics) = graphviz_pure_core::diag::capture(|| {
-        begin_run();
-        let mut graph = graphviz_pure_render::decoded::parse_dot(&Decoded::from_text(&dot))?;
-        drop(dot);
+        let mut graph = parsed_afresh(dot)?;
         graphviz_pure_layout::layout_graph(&mut graph, graphviz_pure_layout::LayoutEngine::Dot)?;
         crate::progress::mark(crate::progress::Step::Writing);
         write(&graph)
@@ -307,11 +308,15 @@ fn embedded_graph<T>(
     result.map_err(|error| charset::to_text(&error.to_string()).into_owned())
 }
 
-/// Starts a layout as a new `dot` process starts it: the writers' per-process counters
-/// (gradient and anchor ids in SVG) and caches begin again, so a drawing's text does not
-/// depend on what was drawn before it in the same process (a notebook, the page's states).
-pub(crate) fn begin_run() {
+/// `dot` parsed for a layout started as a new `dot` process starts it: the writers'
+/// per-process counters (gradient and anchor ids in SVG) and caches begin again, so a
+/// drawing's text does not depend on what was drawn before it in the same process (a
+/// notebook, the page's states). An owned `dot` is let go once parsed.
+pub(crate) fn parsed_afresh(
+    dot: Cow<'_, str>,
+) -> graphviz_pure_core::Result<graphviz_pure_core::Graph> {
     graphviz_pure_render::reset_render_state();
+    graphviz_pure_render::decoded::parse_dot(&Decoded::from_text(&dot))
 }
 
 fn system_dot(dot: &str, format: TextFormat) -> Result<String, LayoutError> {

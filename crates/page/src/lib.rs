@@ -152,9 +152,10 @@ fn explore(
         if drawn.len() >= search::STATE_LIMIT {
             break;
         }
+        let plan = search.plan(at);
         let (drawing, visible) = match first.take() {
             Some(drawn) => drawn,
-            None => match draw_indexed(index, options, Some(search.plan(at))) {
+            None => match draw_indexed(index, options, Some(plan.clone())) {
                 Ok((drawing, Some(visible))) => (drawing, visible),
                 Ok((_, None)) => continue, // not a forward drawing: never explored
                 // Over the layout guard (a full-detail stop of a huge model, unless
@@ -172,7 +173,6 @@ fn explore(
             }
             spent += cost;
         }
-        let plan = search.plan(at);
         let moves = (0..visible.nodes.len())
             .map(Move::Open)
             .chain((0..visible.clusters.len()).map(Move::Close));

@@ -151,11 +151,7 @@ impl Drawn {
             Some(drawing) => drawing,
             None => self.content.draw(&self.options)?,
         };
-        let content = self.content;
-        // Where no thread can start, the closure and the records in it are dropped here.
-        let _ = std::thread::Builder::new()
-            .name("tl-draw-free".to_owned())
-            .spawn(move || drop(content));
+        tl_trace_model::parallel::drop_beside(self.content);
         Ok(drawing)
     }
 

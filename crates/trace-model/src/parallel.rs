@@ -1,5 +1,6 @@
 //! Two independent passes over a trace, on two threads when the trace is large enough to
 //! repay starting one. Validation and `tl_collapse::TraceIndex` split their work this way.
+//! And freeing a large value beside the work that follows it ([`drop_beside`]).
 
 use crate::Trace;
 
@@ -27,6 +28,15 @@ pub fn join<A: Send, B>(
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (first, second)
     })
+}
+
+/// Lets go of `value` on a thread of its own: freeing a large trace or drawing record by
+/// record (a tenth of a second per 100,000 operations) would only make the work after it,
+/// or a program about to exit, wait. Where no thread can start, it is freed here.
+pub fn drop_beside<T: Send + 'static>(value: T) {
+    let _ = std::thread::Builder::new()
+        .name("tl-draw-free".to_owned())
+        .spawn(move || drop(value));
 }
 
 #[cfg(test)]

@@ -333,6 +333,35 @@ fn cgraph_view(graph: &Graph) -> Graph {
     g
 }
 
+/// The render model of what `format`'s writer draws of `graph`, taking the measured node
+/// geometries (tl-draw's patch, [`GraphJobs::use_measured_nodes`]) when it draws the
+/// layout's graph itself.
+fn drawn_model<'g>(
+    graph: &'g Graph,
+    format: OutputFormat,
+    measured_nodes: &mut Option<Vec<graphviz_pure_geom::node_size::NodeGeometry>>,
+) -> Result<emit::model::Model<'g>> {
+    // Renderers other than dot, xdot, json and canon run before undoClusterEdges.
+    let drawn = match (format, graph.render_view.as_deref()) {
+        (OutputFormat::Svg | OutputFormat::SvgInline | OutputFormat::Cmapx, Some(v)) => v,
+        _ => graph,
+    };
+    let measured_nodes = if std::ptr::eq(drawn, graph) {
+        measured_nodes.take()
+    } else {
+        None
+    };
+    emit::model::Model::build_with(drawn, measured_nodes)
+}
+
+/// `gvRenderJobs`' per-job start: the graph's charset for the writers' text.
+fn begin_render(graph: &Graph) {
+    graphviz_pure_core::charset::begin_render(
+        graph.root_name(),
+        graph.graph_attrs.get("charset").map(String::as_str),
+    );
+}
+
 /// tl-draw's patch: the SVG text reserved per node and edge: 1.5-2x what tl-draw's drawings
 /// write (500 B a node or edge on GPT-2 small, 670 B on the 100,000-operation synthetic
 /// transformer); a larger text grows once.
@@ -432,7 +461,6 @@ impl<'g> GraphJobs<'g> {
     /// (which took as long as the xdot job itself). Takes the measured nodes as a job does.
     pub fn xdot_drawing(&mut self) -> Result<XdotDrawing> {
         let graph = self.graph;
-        let measured_nodes = self.measured_nodes.take();
         let version = self
             .cgraph
             .as_ref()
@@ -441,11 +469,8 @@ impl<'g> GraphJobs<'g> {
             .get("xdotversion")
             .cloned();
         graphviz_pure_core::usershape::rendering(&graph.layout.usershapes, || {
-            graphviz_pure_core::charset::begin_render(
-                graph.root_name(),
-                graph.graph_attrs.get("charset").map(String::as_str),
-            );
-            let m = emit::model::Model::build_with(graph, measured_nodes)?;
+            begin_render(graph);
+            let m = drawn_model(graph, OutputFormat::Json, &mut self.measured_nodes)?;
             let y_off = emit::y_offset(m.bb);
             let eng = xdot_engine::XdotEngine::new(version.as_deref(), None, y_off);
             let nested = emit::RunJob {
@@ -505,17 +530,8 @@ impl<'g> GraphJobs<'g> {
     pub fn render_svg_into(&mut self, chunks: &mut dyn FnMut(&str)) -> Result<()> {
         let graph = self.graph;
         graphviz_pure_core::usershape::rendering(&graph.layout.usershapes, || {
-            graphviz_pure_core::charset::begin_render(
-                graph.root_name(),
-                graph.graph_attrs.get("charset").map(String::as_str),
-            );
-            let drawn = graph.render_view.as_deref().unwrap_or(graph);
-            let measured_nodes = if std::ptr::eq(drawn, graph) {
-                self.measured_nodes.take()
-            } else {
-                None
-            };
-            let m = emit::model::Model::build_with(drawn, measured_nodes)?;
+            begin_render(graph);
+            let m = drawn_model(graph, OutputFormat::Svg, &mut self.measured_nodes)?;
             let opts = emit::RunJob {
                 job: Some(0),
                 output_file: self.output_file,
@@ -554,10 +570,7 @@ impl<'g> GraphJobs<'g> {
         };
         let graph = self.graph;
         let cgraph = self.cgraph.as_ref().unwrap_or(graph);
-        graphviz_pure_core::charset::begin_render(
-            graph.root_name(),
-            graph.graph_attrs.get("charset").map(String::as_str),
-        );
+        begin_render(graph);
         let lname = name.to_ascii_lowercase();
         // `canon` and the json formats without layout attributes write the cgraph as the
         // layout left it, with what earlier jobs attached.
@@ -591,17 +604,7 @@ impl<'g> GraphJobs<'g> {
                     &clust_nodes(graph),
                 ));
         }
-        // Renderers other than dot, xdot, json and canon run before undoClusterEdges.
-        let drawn = match (format, graph.render_view.as_deref()) {
-            (OutputFormat::Svg | OutputFormat::SvgInline | OutputFormat::Cmapx, Some(v)) => v,
-            _ => graph,
-        };
-        let measured_nodes = if std::ptr::eq(drawn, graph) {
-            self.measured_nodes.take()
-        } else {
-            None
-        };
-        let m = emit::model::Model::build_with(drawn, measured_nodes)?;
+        let m = drawn_model(graph, format, &mut self.measured_nodes)?;
         // what `emit_graph` wrote straight into the output file comes before the writer's
         // output, which the writers below write at the end
         let mut pre = String::new();

@@ -11,7 +11,7 @@
 
 use std::borrow::Cow;
 
-use graphviz_pure_core::charset::{self, Decoded};
+use graphviz_pure_core::charset;
 use graphviz_pure_core::{AttrSym, Graph};
 use graphviz_pure_geom::node_size::{node_geometry, NodeGeometry, NodeSizeEnv};
 use tl_layered::Size;
@@ -98,10 +98,7 @@ fn placed<T>(
     write: impl FnOnce(&Graph, Option<Vec<NodeGeometry>>) -> Result<T, String>,
 ) -> Result<T, LayoutError> {
     let (result, _diagnostics) = graphviz_pure_core::diag::capture(|| {
-        crate::engine::begin_run();
-        let mut graph = graphviz_pure_render::decoded::parse_dot(&Decoded::from_text(&dot))
-            .map_err(|e| e.to_string())?;
-        drop(dot);
+        let mut graph = crate::engine::parsed_afresh(dot).map_err(|e| e.to_string())?;
         keep_positions::begin(&graph);
         let measured = size_nodes(&mut graph)?;
         let placement = place(&mut graph)?;
