@@ -176,12 +176,7 @@ pub fn output_target(
 /// `bytes` gzip-compressed (`.svgz`); the header carries no time or name, so the same
 /// drawing gives the same file.
 pub fn gzip(bytes: &[u8]) -> Result<Vec<u8>, DrawError> {
-    use std::io::Write;
-    let mut encoder = Gzipped::new();
-    encoder
-        .write_all(bytes)
-        .map_err(Gzipped::failed)
-        .and_then(|()| encoder.finish())
+    Gzipped::new().whole(bytes)
 }
 
 /// A gzip stream written piece by piece, as [`gzip`] writes it whole: for text too large to
@@ -195,14 +190,29 @@ pub struct Gzipped(std::io::BufWriter<flate2::write::GzEncoder<Vec<u8>>>);
 const GZIP_BUFFER_BYTES: usize = 256 << 10;
 
 impl Gzipped {
-    /// An empty stream; the header carries no time or name.
+    /// An empty stream at gzip's default level (`.svgz`); the header carries no time or name.
     pub fn new() -> Gzipped {
+        Gzipped::at(flate2::Compression::default())
+    }
+
+    /// An empty stream at a fast level, for output made on every draw (the interactive page):
+    /// it writes the 32-layer Llama's page in 5.4 s instead of 7.7 s, about 8% larger.
+    pub fn fast() -> Gzipped {
+        Gzipped::at(flate2::Compression::new(3))
+    }
+
+    fn at(level: flate2::Compression) -> Gzipped {
         Gzipped(std::io::BufWriter::with_capacity(
             GZIP_BUFFER_BYTES,
-            flate2::GzBuilder::new()
-                .mtime(0)
-                .write(Vec::new(), flate2::Compression::default()),
+            flate2::GzBuilder::new().mtime(0).write(Vec::new(), level),
         ))
+    }
+
+    /// `bytes` written and the stream finished: the compressed bytes.
+    pub fn whole(mut self, bytes: &[u8]) -> Result<Vec<u8>, DrawError> {
+        use std::io::Write;
+        self.write_all(bytes).map_err(Gzipped::failed)?;
+        self.finish()
     }
 
     /// The compressed bytes.

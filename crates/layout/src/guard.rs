@@ -83,9 +83,9 @@ pub const SWITCH_COST: usize = 20_000;
 pub const SWITCH_SECONDS: f64 = 1.0;
 
 /// Whether `layout_engine="auto"` lays out a drawing of estimated `cost` with the layered
-/// engine rather than graphviz-pure: past the sizes where graphviz-pure's `dot` takes about a
-/// second, or past the hub load at which it takes minutes (the guard's hub limit, which
-/// GPT-2 small's intermediate collapse stops, at up to 5.7 million, stay under).
+/// engine rather than graphviz-pure: past the sizes or the hub load (times nodes) at which
+/// graphviz-pure's `dot` is expected to take about a second, or past the hub load at which
+/// it takes minutes (the guard's hub limit).
 pub fn prefers_layered(cost: LayoutCost) -> bool {
     cost.nodes > SWITCH_NODES
         || cost.total() > SWITCH_COST
@@ -524,20 +524,24 @@ mod tests {
 
     #[test]
     fn auto_switches_on_expected_seconds_for_small_drawings_dense_with_arrows() {
-        let cost = |nodes, edges, virtual_nodes| LayoutCost {
+        let cost = |nodes, edges, virtual_nodes, hub_load| LayoutCost {
             nodes,
             edges,
             virtual_nodes,
-            hub_load: 0,
+            hub_load,
             hub: None,
         };
         // A DenseNet-121 block opened into its 24 layers (measured 2.4 s with graphviz-pure).
-        let dense_block = cost(45, 347, 5553);
+        let dense_block = cost(45, 347, 5553, 497_664);
         assert!(expected_seconds(dense_block, crate::LayoutEngine::Embedded) > SWITCH_SECONDS);
         assert!(prefers_layered(dense_block));
-        // GPT-2 small's slowest page stop (512 nodes, 0.65 s expected) stays graphviz-pure's.
-        let gpt2_stop = cost(512, 599, 9921);
-        assert!(!prefers_layered(gpt2_stop));
+        // GPT-2 small's first collapse stop, its 24 key/value outputs one node that every
+        // block feeds (5.6 s with graphviz-pure), goes to the layered engine; a drawing of its
+        // size without that bundle, or GPT-2-48's 69-node stop with it (0.2 s), does not.
+        let gpt2_stop = cost(512, 599, 9921, 5_683_776);
+        assert!(prefers_layered(gpt2_stop));
+        assert!(!prefers_layered(cost(512, 599, 9921, 0)));
+        assert!(!prefers_layered(cost(69, 117, 3000, 3_591_552)));
         // The layered engine's estimate is linear in nodes and arrows.
         let seconds = expected_seconds(dense_block, crate::LayoutEngine::Layered);
         assert!((seconds - 392.0 * LAYERED_SECONDS_PER_ITEM).abs() < 1e-12);

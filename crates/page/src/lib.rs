@@ -34,12 +34,12 @@ pub fn page(trace: &Trace, options: &DrawOptions) -> Result<String, DrawError> {
     Ok(template::html(&trace.model.class_name, &built.data))
 }
 
-/// A page's data, and the drawings it holds with their SVGs (state `i` is `drawn[i]`; the
-/// first is the one it opens on).
+/// A page's data, and the drawings it holds with their SVGs' sizes in points (state `i` is
+/// `drawn[i]`; the first is the one it opens on).
 pub(crate) struct Built {
     pub(crate) data: Value,
     pub(crate) drawn: Vec<(Drawing, Option<VisibleGraph>)>,
-    pub(crate) svgs: Vec<String>,
+    pub(crate) sizes: Vec<Option<(f64, f64)>>,
 }
 
 fn build(trace: &Trace, options: &DrawOptions) -> Result<Built, DrawError> {
@@ -85,15 +85,15 @@ fn build(trace: &Trace, options: &DrawOptions) -> Result<Built, DrawError> {
         links,
         stops,
     } = explored;
-    let svgs = lay_out(&drawn)?;
-    let states: Vec<Value> = drawn
-        .iter()
-        .zip(&links)
-        .zip(&svgs)
-        .map(|(((drawing, visible), links), svg)| {
-            state_json(&index, drawing, visible.as_ref(), links, svg)
-        })
-        .collect::<Result<_, _>>()?;
+    // Each state is packed as soon as it is laid out, on the thread that laid it out: packing
+    // (JSON and gzip) is a third of a large model's page, and its SVG is let go at once.
+    let (states, sizes): (Vec<Value>, Vec<Option<(f64, f64)>>) = lay_out(&drawn, |at, svg| {
+        let (drawing, visible) = &drawn[at];
+        let state = state_json(&index, drawing, visible.as_ref(), &links[at], &svg)?;
+        Ok((state, notebook::svg_size(&svg)))
+    })?
+    .into_iter()
+    .unzip();
     let data = json!({
         "title": trace.model.class_name,
         "kind": kind_name(&settings),
@@ -105,7 +105,7 @@ fn build(trace: &Trace, options: &DrawOptions) -> Result<Built, DrawError> {
         "records": records,
         "cone": { "present": edited && settings.graph != GraphKind::Backward, "shown": cone_shown },
     });
-    Ok(Built { data, drawn, svgs })
+    Ok(Built { data, drawn, sizes })
 }
 
 /// The drawings a page holds, what a click on each leads to, and the slider's stops.
@@ -271,13 +271,17 @@ fn kind_name(options: &Settings) -> &'static str {
     }
 }
 
-/// Each drawing's SVG, laid out on two threads, each taking the next drawing not yet
-/// taken (a page's stops are its largest drawings and come first).
-fn lay_out(drawn: &[(Drawing, Option<VisibleGraph>)]) -> Result<Vec<String>, DrawError> {
+/// Each drawing laid out to SVG and handed to `then` with its position, on two threads, each
+/// taking the next drawing not yet taken (a page's stops are its largest drawings and come
+/// first); what `then` makes of each, in the drawings' order.
+fn lay_out<T: Send>(
+    drawn: &[(Drawing, Option<VisibleGraph>)],
+    then: impl Fn(usize, String) -> Result<T, DrawError> + Sync,
+) -> Result<Vec<T>, DrawError> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
     let next = AtomicUsize::new(0);
-    let svgs: Mutex<Vec<Option<Result<String, DrawError>>>> =
+    let made: Mutex<Vec<Option<Result<T, DrawError>>>> =
         Mutex::new((0..drawn.len()).map(|_| None).collect());
     let work = || loop {
         let at = next.fetch_add(1, Ordering::Relaxed);
@@ -286,8 +290,9 @@ fn lay_out(drawn: &[(Drawing, Option<VisibleGraph>)]) -> Result<Vec<String>, Dra
         };
         let svg = svg_of(drawing);
         tl_layout::progress::layout_done();
-        if let Ok(mut svgs) = svgs.lock() {
-            svgs[at] = Some(svg);
+        let result = svg.and_then(|svg| then(at, svg));
+        if let Ok(mut made) = made.lock() {
+            made[at] = Some(result);
         }
     };
     // The helper thread's layouts show on the caller's progress bar too.
@@ -302,11 +307,11 @@ fn lay_out(drawn: &[(Drawing, Option<VisibleGraph>)]) -> Result<Vec<String>, Dra
         }
         work();
     });
-    svgs.into_inner()
+    made.into_inner()
         .unwrap_or_default()
         .into_iter()
-        .map(|svg| {
-            svg.unwrap_or_else(|| {
+        .map(|result| {
+            result.unwrap_or_else(|| {
                 Err(DrawError::output(
                     "layout_failed",
                     "a layout thread stopped before it finished; draw again".to_owned(),

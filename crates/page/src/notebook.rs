@@ -48,8 +48,8 @@ pub fn notebook(trace: &Trace, options: &DrawOptions) -> Result<NotebookOutput, 
     }
     let built = build(trace, &options)?;
     let page = template::html(&trace.model.class_name, &built.data);
-    let sizes: Vec<Option<(f64, f64)>> = built.svgs.iter().map(|svg| svg_size(svg)).collect();
-    let chosen = picture_state(&built.drawn, &sizes);
+    let sizes = &built.sizes;
+    let chosen = picture_state(&built.drawn, sizes);
     let (drawing, _) = &built.drawn[chosen];
     let caption = (chosen != 0).then(|| {
         format!(
@@ -130,7 +130,7 @@ fn picture(drawing: &Drawing, size: Option<(f64, f64)>) -> Result<Vec<u8>, DrawE
 }
 
 /// A Graphviz SVG's size in points: `<svg width="206pt" height="1712pt"`.
-fn svg_size(svg: &str) -> Option<(f64, f64)> {
+pub(crate) fn svg_size(svg: &str) -> Option<(f64, f64)> {
     let open = &svg[svg.find("<svg")?..];
     let open = &open[..open.find('>')?];
     let attribute = |name: &str| -> Option<f64> {

@@ -23,7 +23,7 @@ pub const MAX_RECORDS_BYTES: u64 = 256 << 20;
 /// soon as the text passes `limit` bytes.
 pub(crate) fn records_gzipped(trace: &Trace, limit: u64) -> Result<Vec<u8>, DrawError> {
     let mut out = Limited {
-        inner: Gzipped::new(),
+        inner: Gzipped::fast(),
         written: 0,
         limit,
     };
