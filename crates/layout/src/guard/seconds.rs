@@ -13,7 +13,7 @@ use super::{layout_cost, LayoutCost};
 /// drawing takes 0.03 s. It is never less than the layout guard's points at 16,000 a
 /// second (DenseNet-121's 400-node stop: 54,000 points, 3.3 s): the fit alone put a
 /// synthetic transformer's 383 blocks with 140,000 points at 1.5 s, and their layout took
-/// minutes. Nor is it less than the drawing's hub load times its nodes at
+/// minutes. Nor is it less than the drawing's hub load times its nodes over
 /// [`HUB_WORK_PER_SECOND`]: the fit sees sizes, not shapes, and put GPT-2 small's
 /// collapse stops (its 24 key/value outputs folded into one node every block feeds) at
 /// 0.3-0.65 s where they took 1-6 s. A pure function of the drawing, so the page stays
@@ -40,11 +40,12 @@ pub fn expected_seconds(cost: LayoutCost, engine: crate::LayoutEngine) -> f64 {
 
 /// A bundle of long arrows into or out of one node ([`LayoutCost::hub_load`]) slows `dot`'s
 /// x placement by about its load for every drawn node: over the 60 page drawings of the real
-/// architectures with a load of a million or more, seconds ~ load x nodes / 1e9 (GPT-2
-/// small's stops: 0.99 s at 0.65e9, 5.6 s at 2.9e9; GPT-2-48's 69-node stops at 0.24e9: 0.2
-/// s; the 32-layer Llama's and Mamba's: 2.2 s at 1.7e9 and 4.4 s at 3.1e9), within 2x for
-/// most of them (docs/performance.md, "The switch point").
-const HUB_WORK_PER_SECOND: f64 = 1.0e9;
+/// architectures with a load of a million or more, seconds ~ load x nodes / 6.5e8 (least
+/// squares on logarithms, the slope held at 1; GPT-2 small's stops: 0.99 s at 0.65e9, 5.6 s
+/// at 2.9e9; GPT-2-48's 69-node stops at 0.24e9: 0.2 s; the 32-layer Llama's and Mamba's:
+/// 2.2 s at 1.7e9 and 4.4 s at 3.1e9), within 2x for most of them (docs/performance.md,
+/// "The switch point").
+const HUB_WORK_PER_SECOND: f64 = 6.5e8;
 
 /// The layered engine's seconds a node or arrow, parsing and writing included, at the slow
 /// end of what was measured here (the 32-layer Llama's 4,400 nodes and arrows: 0.35 s; a
