@@ -13,7 +13,9 @@ use tl_style::StyledGraph;
 use crate::LayoutError;
 
 mod seconds;
-pub use seconds::{expected_seconds, layout_seconds, LAYERED_SECONDS_PER_ITEM};
+pub use seconds::{
+    expected_seconds, layout_seconds, HUB_WORK_PER_SECOND, LAYERED_SECONDS_PER_ITEM,
+};
 
 /// The default ceiling on [`LayoutCost::total`]: about 10 s of embedded layout on the
 /// machines the project is measured on (docs/performance.md).

@@ -45,7 +45,7 @@ pub fn expected_seconds(cost: LayoutCost, engine: crate::LayoutEngine) -> f64 {
 /// at 2.9e9; GPT-2-48's 69-node stops at 0.24e9: 0.2 s; the 32-layer Llama's and Mamba's:
 /// 2.2 s at 1.7e9 and 4.4 s at 3.1e9), within 2x for most of them (docs/performance.md,
 /// "The switch point").
-const HUB_WORK_PER_SECOND: f64 = 6.5e8;
+pub const HUB_WORK_PER_SECOND: f64 = 6.5e8;
 
 /// The layered engine's seconds a node or arrow, parsing and writing included, at the slow
 /// end of what was measured here (the 32-layer Llama's 4,400 nodes and arrows: 0.35 s; a
