@@ -328,8 +328,10 @@ try {
   });
   await page.click('.lm-MenuBar-itemLabel:text-is("Run")');
   await page.click('.lm-Menu-itemLabel:text-is("Run All Cells")');
-  // The screenshot, when the bar is caught on screen; the check below does not depend on it.
-  const bar = await page.waitForSelector('.jp-NotebookPanel:not(.lm-mod-hidden) .tl-draw-progress progress', { timeout: 120000 }).catch(() => null);
+  // The screenshot, when the bar is caught on screen (not waiting past the viewer's coming);
+  // the check below does not depend on it.
+  const shown = await page.waitForSelector('.jp-NotebookPanel:not(.lm-mod-hidden) .tl-draw-progress progress, .jp-NotebookPanel:not(.lm-mod-hidden) iframe.tl-draw-viewer', { timeout: 120000 }).catch(() => null);
+  const bar = shown && (await shown.evaluate((element) => element.tagName === 'PROGRESS')) ? shown : null;
   if (bar) await page.screenshot({ path: path.join(out, 'progress.png') });
   if (figures && bar) await page.screenshot({ path: path.join(figures, 'notebook_progress.png') });
   await page.waitForFunction(() => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) iframe.tl-draw-viewer').length >= 1, null, { timeout: 300000 }).catch(() => {});
