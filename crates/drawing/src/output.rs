@@ -195,8 +195,9 @@ impl Gzipped {
         Gzipped::at(flate2::Compression::default())
     }
 
-    /// An empty stream at a fast level, for output made on every draw (the interactive page):
-    /// it writes the 32-layer Llama's page in 5.4 s instead of 7.7 s, about 8% larger.
+    /// An empty stream at a fast level (3), for output made on every draw (the interactive
+    /// page): compressing took a third of a large model's page at the default level, which
+    /// packs only 6-8% smaller (docs/decisions.md).
     pub fn fast() -> Gzipped {
         Gzipped::at(flate2::Compression::new(3))
     }
