@@ -13,6 +13,8 @@
 //! more where the margins and captions of the frames ending and starting there, and a
 //! clearance past their sides, need it: a frame's side runs through the gap.
 
+use smallvec::SmallVec;
+
 use crate::proper::{Kind, Proper};
 use crate::{CaptionSide, FrameTree, Graph, Rect};
 
@@ -342,25 +344,29 @@ fn is_thin(proper: &Proper, v: usize) -> bool {
     !matches!(proper.vertices[v].kind, Kind::Node(_)) && proper.vertices[v].right == 0.0
 }
 
+/// A variable's constraints on one side: a point has its neighbours on its layer and the
+/// sides of the frames it starts or ends, mostly one or two, kept inline.
+type Gaps = SmallVec<[(usize, f64); 2]>;
+
 /// The constraint graph in a fixed order, for repeated solving.
 struct Solver {
     order: Vec<usize>,
     /// Per variable: `(other, gap)` of the constraints into it and out of it.
-    into: Vec<Vec<(usize, f64)>>,
-    out_of: Vec<Vec<(usize, f64)>>,
+    into: Vec<Gaps>,
+    out_of: Vec<Gaps>,
 }
 
 impl Solver {
     fn new(variables: usize, constraints: &[Constraint]) -> Solver {
-        let mut into = vec![Vec::new(); variables];
-        let mut out_of = vec![Vec::new(); variables];
+        let mut into = vec![Gaps::new(); variables];
+        let mut out_of = vec![Gaps::new(); variables];
         for c in constraints {
             into[c.to].push((c.from, c.gap));
             out_of[c.from].push((c.to, c.gap));
         }
         // Kahn's order; a cycle (which a consistent frame order rules out) leaves its
         // variables to the end, and the constraints against the order are then skipped.
-        let mut waiting: Vec<usize> = into.iter().map(Vec::len).collect();
+        let mut waiting: Vec<usize> = into.iter().map(|gaps| gaps.len()).collect();
         let mut order: Vec<usize> = (0..variables).filter(|&v| waiting[v] == 0).collect();
         let mut at = 0;
         while at < order.len() {
@@ -384,10 +390,10 @@ impl Solver {
                 rank[v] = index;
             }
             for (v, list) in into.iter_mut().enumerate() {
-                list.retain(|&(from, _)| rank[from] < rank[v]);
+                list.retain(|&mut (from, _)| rank[from] < rank[v]);
             }
             for (v, list) in out_of.iter_mut().enumerate() {
-                list.retain(|&(to, _)| rank[to] > rank[v]);
+                list.retain(|&mut (to, _)| rank[to] > rank[v]);
             }
         }
         Solver {

@@ -339,7 +339,7 @@ fn cgraph_view(graph: &Graph) -> Graph {
 fn drawn_model<'g>(
     graph: &'g Graph,
     format: OutputFormat,
-    measured_nodes: &mut Option<Vec<graphviz_pure_geom::node_size::NodeGeometry>>,
+    measured_nodes: &mut Option<Vec<Box<graphviz_pure_geom::node_size::NodeGeometry>>>,
 ) -> Result<emit::model::Model<'g>> {
     // Renderers other than dot, xdot, json and canon run before undoClusterEdges.
     let drawn = match (format, graph.render_view.as_deref()) {
@@ -415,7 +415,7 @@ pub struct GraphJobs<'g> {
     output_file: bool,
     /// tl-draw's patch: the node geometries the layout measured, for the next job that
     /// builds a model of the layout's graph ([`Self::use_measured_nodes`]).
-    measured_nodes: Option<Vec<graphviz_pure_geom::node_size::NodeGeometry>>,
+    measured_nodes: Option<Vec<Box<graphviz_pure_geom::node_size::NodeGeometry>>>,
 }
 
 impl<'g> GraphJobs<'g> {
@@ -433,10 +433,12 @@ impl<'g> GraphJobs<'g> {
     /// tl-draw's patch: the next job that draws the layout's graph takes `geometries`, its
     /// nodes' geometries in node order as the layout measured them (`node_geometry`),
     /// instead of measuring every label again (the same model, without the time: it was
-    /// about a quarter of a 100,000-node SVG's). Later jobs measure again.
+    /// about a quarter of a 100,000-node SVG's). Later jobs measure again. Each geometry is
+    /// boxed so that the model takes it without keeping the list's buffer beside its own
+    /// nodes while it is built.
     pub fn use_measured_nodes(
         &mut self,
-        geometries: Vec<graphviz_pure_geom::node_size::NodeGeometry>,
+        geometries: Vec<Box<graphviz_pure_geom::node_size::NodeGeometry>>,
     ) {
         self.measured_nodes = Some(geometries);
     }

@@ -23,11 +23,17 @@ use crate::engine::{TextFormat, Written};
 use crate::error::LayoutError;
 use crate::painting::Painting;
 
+mod compact;
 mod input;
 mod keep_positions;
 mod page;
 
 const POINTS_PER_INCH: f64 = 72.0;
+
+/// The nodes' measured geometries, in node order, for the writer's model. Boxed: the model
+/// moves each one in as a pointer, where the list's buffer of geometries (86 MB on a
+/// 100,000-node drawing) outlived the moves at the writer's highest point.
+type Measured = Vec<Box<NodeGeometry>>;
 
 /// Who writes the layered engine's positions onto graphviz-pure's graph.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -44,42 +50,48 @@ pub(crate) fn lay_out(
     formats: &[TextFormat],
     writer: Writer,
 ) -> Result<Vec<Written>, LayoutError> {
-    placed(Cow::Borrowed(dot), writer, |graph, mut measured| {
-        formats
-            .iter()
-            .enumerate()
-            .map(|(index, format)| {
-                // One job per format, as `render_graph` runs them; the last takes the sizes.
-                let mut job = graphviz_pure_render::GraphJobs::new(graph);
-                let sizes = if index + 1 == formats.len() {
-                    measured.take()
-                } else {
-                    measured.clone()
-                };
-                if let Some(sizes) = sizes {
-                    job.use_measured_nodes(sizes);
-                }
-                if *format == TextFormat::Painting {
-                    let drawn = job.xdot_drawing().map_err(|e| e.to_string())?;
-                    return Ok(Written::Painting(Painting::new(graph, drawn)));
-                }
-                let name = format.name();
-                let format =
-                    graphviz_pure_render::OutputFormat::parse(name).map_err(|e| e.to_string())?;
-                let text = job.render(format, name).map_err(|e| e.to_string())?;
-                Ok(Written::Text(match charset::to_text(&text) {
-                    Cow::Borrowed(_) => text,
-                    Cow::Owned(owned) => owned,
-                }))
-            })
-            .collect::<Result<Vec<Written>, String>>()
-    })
+    let svg_only = formats == [TextFormat::Svg];
+    placed(
+        Cow::Borrowed(dot),
+        writer,
+        svg_only,
+        |graph, mut measured| {
+            formats
+                .iter()
+                .enumerate()
+                .map(|(index, format)| {
+                    // One job per format, as `render_graph` runs them; the last takes the sizes.
+                    let mut job = graphviz_pure_render::GraphJobs::new(graph);
+                    let sizes = if index + 1 == formats.len() {
+                        measured.take()
+                    } else {
+                        measured.clone()
+                    };
+                    if let Some(sizes) = sizes {
+                        job.use_measured_nodes(sizes);
+                    }
+                    if *format == TextFormat::Painting {
+                        let drawn = job.xdot_drawing().map_err(|e| e.to_string())?;
+                        return Ok(Written::Painting(Painting::new(graph, drawn)));
+                    }
+                    let name = format.name();
+                    let format = graphviz_pure_render::OutputFormat::parse(name)
+                        .map_err(|e| e.to_string())?;
+                    let text = job.render(format, name).map_err(|e| e.to_string())?;
+                    Ok(Written::Text(match charset::to_text(&text) {
+                        Cow::Borrowed(_) => text,
+                        Cow::Owned(owned) => owned,
+                    }))
+                })
+                .collect::<Result<Vec<Written>, String>>()
+        },
+    )
 }
 
 /// Lays `dot` out with the layered engine and hands its SVG to `chunks` as it is written,
 /// in graphviz-pure's decoded form ([`crate::engine::lay_out_svg_into`] makes it text).
 pub(crate) fn svg_into(dot: Cow<'_, str>, chunks: &mut dyn FnMut(&str)) -> Result<(), LayoutError> {
-    placed(dot, Writer::Own, |graph, measured| {
+    placed(dot, Writer::Own, true, |graph, measured| {
         let mut job = graphviz_pure_render::GraphJobs::new(graph);
         if let Some(sizes) = measured {
             job.use_measured_nodes(sizes);
@@ -91,18 +103,24 @@ pub(crate) fn svg_into(dot: Cow<'_, str>, chunks: &mut dyn FnMut(&str)) -> Resul
 /// Parses, sizes and places `dot` (an owned one is let go once parsed), has `writer` write
 /// the positions on the graph, and gives `write` the laid-out graph, with the node
 /// geometries when the writers can take them (graphviz-pure's keep-positions path sizes the
-/// nodes again, so its writers measure again).
+/// nodes again, so its writers measure again). `svg_only`: only SVG will be written, which
+/// needs no position attributes when `keep_positions` writes the results.
 fn placed<T>(
     dot: Cow<'_, str>,
     writer: Writer,
-    write: impl FnOnce(&Graph, Option<Vec<NodeGeometry>>) -> Result<T, String>,
+    svg_only: bool,
+    write: impl FnOnce(&Graph, Option<Measured>) -> Result<T, String>,
 ) -> Result<T, LayoutError> {
     let (result, _diagnostics) = graphviz_pure_core::diag::capture(|| {
         let mut graph = crate::engine::parsed_afresh(dot).map_err(|e| e.to_string())?;
         keep_positions::begin(&graph);
         let measured = size_nodes(&mut graph)?;
         let placement = place(&mut graph)?;
-        let measured = if writer == Writer::Own && keep_positions::applies(&graph, &placement) {
+        let own = writer == Writer::Own && keep_positions::applies(&graph, &placement);
+        if !(own && svg_only) {
+            write_position_attributes(&mut graph, &placement);
+        }
+        let measured = if own {
             keep_positions::write(&mut graph, placement);
             Some(measured)
         } else {
@@ -128,15 +146,17 @@ fn keep_positions_by_graphviz(graph: &mut Graph) -> Result<(), String> {
 }
 
 /// Sizes every node as graphviz-pure's `size_graph_nodes` does, and returns the geometries
-/// it measured, which the writers then take instead of measuring every label again.
-fn size_nodes(graph: &mut Graph) -> Result<Vec<NodeGeometry>, String> {
+/// it measured, which the writers then take instead of measuring every label again, each
+/// compacted (they stay alive through placing and writing) and boxed (the writer's model
+/// takes each without a copy).
+fn size_nodes(graph: &mut Graph) -> Result<Measured, String> {
     let env = NodeSizeEnv::from_graph(graph);
-    let measured = graph
-        .nodes
-        .iter()
-        .map(|node| node_geometry(node, &env))
-        .collect::<Result<Vec<NodeGeometry>, _>>()
-        .map_err(|e| e.to_string())?;
+    let mut measured = Vec::with_capacity(graph.nodes.len());
+    for node in &graph.nodes {
+        let mut geometry = node_geometry(node, &env).map_err(|e| e.to_string())?;
+        compact::compact(&mut geometry);
+        measured.push(Box::new(geometry));
+    }
     for (node, geometry) in graph.nodes.iter_mut().zip(&measured) {
         node.width = geometry.width;
         node.height = geometry.height;
@@ -144,8 +164,8 @@ fn size_nodes(graph: &mut Graph) -> Result<Vec<NodeGeometry>, String> {
     Ok(measured)
 }
 
-/// Places every node, frame, arrow and label of `graph` (its nodes sized), as Graphviz
-/// attributes, and returns the same positions as numbers.
+/// Places every node, frame, arrow and label of `graph` (its nodes sized), and returns the
+/// positions as numbers, writing the frames' as Graphviz attributes (`bb`, `lp`).
 fn place(graph: &mut Graph) -> Result<Placement, String> {
     let direction = Direction::of(graph);
     crate::progress::mark(crate::progress::Step::Placing);
@@ -162,22 +182,7 @@ fn place(graph: &mut Graph) -> Result<Placement, String> {
         edges: Vec::with_capacity(layout.edges.len()),
         frames: Vec::with_capacity(frames.subgraphs.len()),
     };
-    for (node, p) in graph.nodes.iter_mut().zip(&placement.nodes) {
-        node.attrs
-            .insert("pos".to_owned(), format!("{},{}!", num(p.x), num(p.y)));
-    }
-    for ((edge, route), sizes) in graph.edges.iter_mut().zip(&layout.edges).zip(&label_sizes) {
-        let tip = at(route.tip);
-        let points: Vec<graphviz_pure_core::Point> = route.points.iter().map(|&p| at(p)).collect();
-        let mut pos = String::with_capacity(points.len() * 16);
-        pos.push('e');
-        for p in std::iter::once(&tip).chain(&points) {
-            pos.push(if pos.len() == 1 { ',' } else { ' ' });
-            push_num(&mut pos, p.x);
-            pos.push(',');
-            push_num(&mut pos, p.y);
-        }
-        edge.attrs.insert("pos".to_owned(), pos);
+    for (route, sizes) in layout.edges.iter().zip(&label_sizes) {
         let centres = [
             route.label,
             route.floating_label,
@@ -185,19 +190,14 @@ fn place(graph: &mut Graph) -> Result<Placement, String> {
             route.tail_label,
         ];
         let mut labels = [None; 4];
-        for (index, key) in ["lp", "xlp", "head_lp", "tail_lp"].into_iter().enumerate() {
-            if let Some(centre) = centres[index] {
-                let centre = at(centre);
-                edge.attrs.insert(
-                    key.to_owned(),
-                    format!("{},{}", num(centre.x), num(centre.y)),
-                );
-                labels[index] = sizes[index].map(|size| (centre, size));
-            }
+        for (index, centre) in centres.into_iter().enumerate() {
+            labels[index] = centre
+                .zip(sizes[index])
+                .map(|(centre, size)| (at(centre), size));
         }
         placement.edges.push(PlacedEdge {
-            points,
-            tip,
+            points: route.points.iter().map(|&p| at(p)).collect(),
+            tip: at(route.tip),
             labels,
         });
     }
@@ -244,6 +244,40 @@ fn place(graph: &mut Graph) -> Result<Placement, String> {
     }
     declare(graph);
     Ok(placement)
+}
+
+/// Writes the nodes' and arrows' positions as Graphviz's attributes (`pos`, and `lp`, `xlp`,
+/// `head_lp`, `tail_lp` of each placed label), which graphviz-pure's keep-positions path
+/// reads and the text formats print; an SVG written from [`keep_positions::write`]'s results
+/// reads none of them, so a large drawing's SVG does without these 230,000 strings.
+fn write_position_attributes(graph: &mut Graph, placement: &Placement) {
+    for (node, p) in graph.nodes.iter_mut().zip(&placement.nodes) {
+        node.attrs
+            .insert("pos".to_owned(), format!("{},{}!", num(p.x), num(p.y)));
+    }
+    for (edge, placed) in graph.edges.iter_mut().zip(&placement.edges) {
+        let mut pos = String::with_capacity(placed.points.len() * 16);
+        pos.push('e');
+        for p in std::iter::once(&placed.tip).chain(&placed.points) {
+            pos.push(if pos.len() == 1 { ',' } else { ' ' });
+            push_num(&mut pos, p.x);
+            pos.push(',');
+            push_num(&mut pos, p.y);
+        }
+        edge.attrs.insert("pos".to_owned(), pos);
+        for (label, key) in placed
+            .labels
+            .iter()
+            .zip(["lp", "xlp", "head_lp", "tail_lp"])
+        {
+            if let Some((centre, _)) = label {
+                edge.attrs.insert(
+                    key.to_owned(),
+                    format!("{},{}", num(centre.x), num(centre.y)),
+                );
+            }
+        }
+    }
 }
 
 /// Graphviz reads a position only when its attribute is declared on the graph.
@@ -349,6 +383,28 @@ mod tests {
                 .take(TextFormat::Svg);
             assert!(first.contains("@inner"), "{direction}");
             assert_eq!(first, again, "{direction}");
+        }
+    }
+
+    /// An SVG alone is written without the nodes' and arrows' position attributes; with
+    /// another format beside it, they are on the graph. The SVG is the same either way.
+    #[test]
+    fn an_svg_alone_is_the_svg_written_beside_the_position_attributes() {
+        for direction in ["BT", "LR"] {
+            let dot = DOT.replace("rankdir=BT", &format!("rankdir={direction}"));
+            crate::forget_recent_layouts();
+            let alone = lay_out(&dot, &[TextFormat::Svg], LayoutEngine::Layered)
+                .unwrap()
+                .take(TextFormat::Svg);
+            crate::forget_recent_layouts();
+            let mut both = lay_out(
+                &dot,
+                &[TextFormat::Xdot, TextFormat::Svg],
+                LayoutEngine::Layered,
+            )
+            .unwrap();
+            assert!(both.take(TextFormat::Xdot).contains("lp="), "{direction}");
+            assert_eq!(alone, both.take(TextFormat::Svg), "{direction}");
         }
     }
 

@@ -148,7 +148,8 @@ pub(crate) struct Bz {
 pub(crate) struct RNode<'g> {
     pub name: &'g str,
     pub attrs: Attrs<'g>,
-    pub geom: NodeGeometry,
+    // tl-draw's patch: boxed, so that a measured geometry moves in without a copy (`build_with`).
+    pub geom: Box<NodeGeometry>,
     pub label: TextLabel,
     pub xlabel: Option<TextLabel>,
     pub coord: Point,
@@ -286,7 +287,7 @@ impl<'g> Model<'g> {
     /// other count of geometries is not used.
     pub fn build_with(
         g: &'g Graph,
-        measured_nodes: Option<Vec<NodeGeometry>>,
+        measured_nodes: Option<Vec<Box<NodeGeometry>>>,
     ) -> graphviz_pure_core::Result<Self> {
         let measured_nodes = measured_nodes.filter(|m| m.len() == g.nodes.len());
         // The labels were measured by layout; measure them again as C measured them then.
@@ -295,14 +296,14 @@ impl<'g> Model<'g> {
 
     fn build_measured(
         g: &'g Graph,
-        measured_nodes: Option<Vec<NodeGeometry>>,
+        measured_nodes: Option<Vec<Box<NodeGeometry>>>,
     ) -> graphviz_pure_core::Result<Self> {
         graphviz_pure_core::diag::quietly(|| Self::build_quiet(g, measured_nodes))
     }
 
     fn build_quiet(
         g: &'g Graph,
-        measured_nodes: Option<Vec<NodeGeometry>>,
+        measured_nodes: Option<Vec<Box<NodeGeometry>>>,
     ) -> graphviz_pure_core::Result<Self> {
         let directed = g.kind == GraphKind::Directed;
         let env = NodeSizeEnv::from_graph(g);
@@ -314,7 +315,7 @@ impl<'g> Model<'g> {
         for n in &g.nodes {
             let mut geom = match measured_nodes.as_mut().and_then(Iterator::next) {
                 Some(geom) => geom,
-                None => node_geometry(n, &env)?,
+                None => Box::new(node_geometry(n, &env)?),
             };
             let a = Attrs(&n.attrs);
             let fontcolor = a.late_nnstring("fontcolor", "black");
