@@ -13,7 +13,7 @@ use std::borrow::Cow;
 
 use graphviz_pure_core::charset;
 use graphviz_pure_core::{AttrSym, Graph};
-use graphviz_pure_geom::node_size::{node_geometry, NodeGeometry, NodeSizeEnv};
+use graphviz_pure_geom::node_size::NodeGeometry;
 use tl_layered::Size;
 
 use self::input::{engine_input, Direction, Frames};
@@ -27,6 +27,7 @@ mod compact;
 mod input;
 mod keep_positions;
 mod page;
+mod sizing;
 
 const POINTS_PER_INCH: f64 = 72.0;
 
@@ -114,7 +115,7 @@ fn placed<T>(
     let (result, _diagnostics) = graphviz_pure_core::diag::capture(|| {
         let mut graph = crate::engine::parsed_afresh(dot).map_err(|e| e.to_string())?;
         keep_positions::begin(&graph);
-        let measured = size_nodes(&mut graph)?;
+        let measured = sizing::size_nodes(&mut graph)?;
         let placement = place(&mut graph)?;
         let own = writer == Writer::Own && keep_positions::applies(&graph, &placement);
         if !(own && svg_only) {
@@ -143,25 +144,6 @@ fn placed<T>(
 fn keep_positions_by_graphviz(graph: &mut Graph) -> Result<(), String> {
     graphviz_pure_layout::layout_graph(graph, graphviz_pure_layout::LayoutEngine::Nop2)
         .map_err(|e| e.to_string())
-}
-
-/// Sizes every node as graphviz-pure's `size_graph_nodes` does, and returns the geometries
-/// it measured, which the writers then take instead of measuring every label again, each
-/// compacted (they stay alive through placing and writing) and boxed (the writer's model
-/// takes each without a copy).
-fn size_nodes(graph: &mut Graph) -> Result<Measured, String> {
-    let env = NodeSizeEnv::from_graph(graph);
-    let mut measured = Vec::with_capacity(graph.nodes.len());
-    for node in &graph.nodes {
-        let mut geometry = node_geometry(node, &env).map_err(|e| e.to_string())?;
-        compact::compact(&mut geometry);
-        measured.push(Box::new(geometry));
-    }
-    for (node, geometry) in graph.nodes.iter_mut().zip(&measured) {
-        node.width = geometry.width;
-        node.height = geometry.height;
-    }
-    Ok(measured)
 }
 
 /// Places every node, frame, arrow and label of `graph` (its nodes sized), and returns the

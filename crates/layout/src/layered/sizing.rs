@@ -1,0 +1,84 @@
+//! Sizes every node of a graph the layered engine lays out, as graphviz-pure's
+//! `size_graph_nodes` does, on up to [`MOST_THREADS`] threads.
+//!
+//! Sizing parses and measures each node's label on its own, so the nodes split into runs,
+//! each measured on a thread of its own; the geometries come back in node order. A thread
+//! starts as the layout's does ([`keep_positions::begin`]: the graph's character set, image
+//! path and a fresh record of measured text), so each label measures as it would on the
+//! layout's thread. What a sizing thread records of the fonts it looked up goes with it:
+//! the writers take the nodes' geometries rather than measuring them again
+//! (`GraphJobs::use_measured_nodes`), and graphviz-pure's own keep-positions path, which
+//! does measure again, measures afresh what it finds no record of (the same sizes: a
+//! font's size is its own). Warnings are dropped, as the layout's own are.
+//!
+//! Invariant: the geometries are the ones one thread measures, in node order
+//! (`tests/tests/workspace/real_models.rs` compares every format of every real model with
+//! graphviz-pure's keep-positions path).
+
+use graphviz_pure_core::{Graph, NodeData};
+use graphviz_pure_geom::node_size::{node_geometry, NodeSizeEnv};
+
+use super::{compact, keep_positions, Measured};
+
+/// The most threads sizing takes.
+const MOST_THREADS: usize = 4;
+
+/// Below this many nodes, one thread sizes them all (a thread costs more than it saves).
+const NODES_PER_THREAD: usize = 500;
+
+/// Sizes every node of `graph`, sets its width and height, and returns the geometries it
+/// measured, in node order, each compacted (they stay alive through placing and writing)
+/// and boxed (the writer's model takes each without a copy).
+pub(super) fn size_nodes(graph: &mut Graph) -> Result<Measured, String> {
+    let measured = measured(graph)?;
+    for (node, geometry) in graph.nodes.iter_mut().zip(&measured) {
+        node.width = geometry.width;
+        node.height = geometry.height;
+    }
+    Ok(measured)
+}
+
+fn measured(graph: &Graph) -> Result<Measured, String> {
+    let env = NodeSizeEnv::from_graph(graph);
+    let available = std::thread::available_parallelism().map_or(1, usize::from);
+    let threads = (graph.nodes.len() / NODES_PER_THREAD).clamp(1, available.min(MOST_THREADS));
+    if threads == 1 {
+        return measure(&graph.nodes, &env);
+    }
+    let run = graph.nodes.len().div_ceil(threads);
+    let mut runs = graph.nodes.chunks(run);
+    let first = runs.next().unwrap_or_default();
+    std::thread::scope(|scope| {
+        let others: Vec<_> = runs
+            .map(|nodes| {
+                let env = &env;
+                scope.spawn(move || {
+                    graphviz_pure_core::diag::capture(|| {
+                        keep_positions::begin(graph);
+                        measure(nodes, env)
+                    })
+                    .0
+                })
+            })
+            .collect();
+        let mut measured = Vec::with_capacity(graph.nodes.len());
+        measured.extend(measure(first, &env)?);
+        for other in others {
+            let part = other
+                .join()
+                .map_err(|_| "a node-sizing thread stopped".to_owned())??;
+            measured.extend(part);
+        }
+        Ok(measured)
+    })
+}
+
+fn measure(nodes: &[NodeData], env: &NodeSizeEnv<'_>) -> Result<Measured, String> {
+    let mut measured = Vec::with_capacity(nodes.len());
+    for node in nodes {
+        let mut geometry = node_geometry(node, env).map_err(|e| e.to_string())?;
+        compact::compact(&mut geometry);
+        measured.push(Box::new(geometry));
+    }
+    Ok(measured)
+}
