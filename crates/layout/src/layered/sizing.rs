@@ -39,10 +39,15 @@ pub(super) fn size_nodes(graph: &mut Graph) -> Result<Measured, String> {
 }
 
 fn measured(graph: &Graph) -> Result<Measured, String> {
-    let env = NodeSizeEnv::from_graph(graph);
     let available = std::thread::available_parallelism().map_or(1, usize::from);
     let threads = (graph.nodes.len() / NODES_PER_THREAD).clamp(1, available.min(MOST_THREADS));
-    if threads == 1 {
+    measured_on(graph, threads)
+}
+
+/// The geometries of `graph`'s nodes, measured on `threads` threads.
+fn measured_on(graph: &Graph, threads: usize) -> Result<Measured, String> {
+    let env = NodeSizeEnv::from_graph(graph);
+    if threads <= 1 {
         return measure(&graph.nodes, &env);
     }
     let run = graph.nodes.len().div_ceil(threads);
@@ -81,4 +86,40 @@ fn measure(nodes: &[NodeData], env: &NodeSizeEnv<'_>) -> Result<Measured, String
         measured.push(Box::new(geometry));
     }
     Ok(measured)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::measured_on;
+
+    /// Plain, HTML and record labels in several fonts, with text beyond ASCII, in a UTF-8
+    /// graph and a Latin-1 one.
+    fn dot(charset: &str) -> String {
+        let mut dot = format!("digraph G {{ graph [charset={charset}] node [shape=box]\n");
+        for index in 0..120 {
+            dot.push_str(&match index % 4 {
+                0 => format!("n{index} [label=\"plain {index} \u{e9}t\u{e9}\"]\n"),
+                1 => format!(
+                    "n{index} [label=<<TABLE BORDER=\"0\"><TR><TD><B>op_{index}</B></TD></TR>\
+                     <TR><TD>(1, {index}), 2.0 KB</TD></TR></TABLE>> fontname=Helvetica]\n"
+                ),
+                2 => format!("n{index} [shape=record label=\"{{a|b {index}}}\" fontsize=9]\n"),
+                _ => format!("n{index} [shape=oval label=\"@block.{index}\\nsecond line\"]\n"),
+            });
+        }
+        dot.push('}');
+        dot
+    }
+
+    #[test]
+    fn nodes_measure_the_same_on_several_threads_as_on_one() {
+        for charset in ["utf8", "latin1"] {
+            let graph = crate::engine::parsed_afresh(dot(charset).into()).expect("parses");
+            super::keep_positions::begin(&graph);
+            let one = measured_on(&graph, 1).expect("sizes");
+            let three = measured_on(&graph, 3).expect("sizes");
+            assert_eq!(one.len(), 120);
+            assert!(one == three, "{charset}: the threads measured differently");
+        }
+    }
 }
