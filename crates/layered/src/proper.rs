@@ -72,7 +72,7 @@ pub(crate) struct Link {
 }
 
 /// A point's links to one neighbouring layer: a dummy has one, most operations one or two,
-/// so they sit inline (a vector per point kept room for four on the heap: 60 MB on the
+/// so they sit inline rather than in a heap vector with room for four (60 MB on the
 /// 100,000-operation drawing).
 pub(crate) type Links = SmallVec<[Link; 2]>;
 

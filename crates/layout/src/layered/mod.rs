@@ -32,8 +32,8 @@ mod sizing;
 const POINTS_PER_INCH: f64 = 72.0;
 
 /// The nodes' measured geometries, in node order, for the writer's model. Boxed: the model
-/// moves each one in as a pointer, where the list's buffer of geometries (86 MB on a
-/// 100,000-node drawing) outlived the moves at the writer's highest point.
+/// moves each one in as a pointer, so no buffer of whole geometries (86 MB on a
+/// 100,000-node drawing) is held beside the model's nodes while it is built.
 type Measured = Vec<Box<NodeGeometry>>;
 
 /// Who writes the layered engine's positions onto graphviz-pure's graph.
