@@ -67,13 +67,20 @@ fn measured_on(graph: &Graph, threads: usize) -> Result<Measured, String> {
                 })
             })
             .collect();
+        let first = measure(first, &env);
+        // Every thread is joined before an error is passed on: one left running would be
+        // joined by the scope, which panics if that thread did.
+        let others: Vec<Result<Measured, String>> = others
+            .into_iter()
+            .map(|other| {
+                other
+                    .join()
+                    .unwrap_or_else(|_| Err("a node-sizing thread stopped".to_owned()))
+            })
+            .collect();
         let mut measured = Vec::with_capacity(graph.nodes.len());
-        measured.extend(measure(first, &env)?);
-        for other in others {
-            let part = other
-                .join()
-                .map_err(|_| "a node-sizing thread stopped".to_owned())??;
-            measured.extend(part);
+        for part in std::iter::once(first).chain(others) {
+            measured.extend(part?);
         }
         Ok(measured)
     })
