@@ -219,6 +219,52 @@ fn what_one_block_hands_the_next_stays_in_its_block() {
     );
 }
 
+/// The encoder 0 -> ... -> 6 and a decoder's first block: its self-attention (frame 0:
+/// input 8 read by 9 and 10, 9 read by 10) hands 10 to the cross-attention 7, which also
+/// reads the encoder's output 6; 7 feeds the output 11. `extra` adds nodes and arrows.
+fn decoder(extra_nodes: usize, extra_edges: &[(usize, usize)]) -> (Graph, Layout) {
+    let at = [None, None, None, None, None, None, None, None]
+        .into_iter()
+        .chain([Some(0); 3])
+        .chain([None])
+        .chain((0..extra_nodes).map(|_| Some(0)));
+    let mut edges: Vec<Edge> = (0..7).map(|i| edge(i, i + 1)).collect();
+    edges.extend([
+        edge(8, 9),
+        edge(8, 10),
+        edge(9, 10),
+        edge(10, 7),
+        edge(7, 11),
+    ]);
+    edges.extend(extra_edges.iter().map(|&(tail, head)| edge(tail, head)));
+    let mut g = graph(at.map(node).collect(), edges, vec![frame(None)]);
+    g.sinks = vec![11];
+    let layout = lay_out(&g).unwrap();
+    check(&g, &layout);
+    (g, layout)
+}
+
+#[test]
+fn a_run_that_reads_more_than_it_feeds_moves_on_to_its_reader() {
+    // Node by node, 10 (two in, one out) holds 8 and 9 on the first layers, and the arrow
+    // 10 -> 7 spans the encoder; moved together, the run (its whole frame) sits before 7.
+    let (_, layout) = decoder(0, &[]);
+    let layers = &layout.layers;
+    assert_eq!(layers[10], layers[7] - 1, "{layers:?}");
+    assert_eq!((layers[8], layers[9]), (layers[10] - 2, layers[10] - 1));
+}
+
+#[test]
+fn a_run_moves_on_only_with_its_whole_frame() {
+    // Node 12, in the same frame, feeds the encoder's second node and stays on the first
+    // layer: moving the run on would stretch the frame, so it stays.
+    let (g, layout) = decoder(1, &[(12, 1)]);
+    let layers = &layout.layers;
+    assert_eq!((layers[8], layers[9], layers[10]), (0, 1, 2), "{layers:?}");
+    let (frame, fourth) = (layout.frames[0], node_rect(&g, &layout, 3));
+    assert!(frame.max.y < fourth.min.y, "{frame:?} reaches {fourth:?}");
+}
+
 #[test]
 fn an_arrow_from_a_hub_does_not_hold_its_reader_back() {
     // The chain 0 -> ... -> 9; hub 10 is read by 2, 4, 6, 8, 9 and by 11, which also reads

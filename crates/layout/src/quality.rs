@@ -1,7 +1,7 @@
 //! How good a layout is, measured on what an engine wrote (its `-Tjson` text): arrow
-//! crossings, total arrow length, drawing area and aspect, arrows drawn through a node they do
-//! not join, frames overlapping without one holding the other, and arrow labels set on a
-//! node or on another label. The numbers a faster engine must be compared on
+//! crossings, total arrow length and the length of line they draw, drawing area and aspect,
+//! arrows drawn through a node they do not join, frames overlapping without one holding the
+//! other, and arrow labels set on a node or on another label. The numbers a faster engine must be compared on
 //! (`docs/performance.md`, "Layout quality").
 
 use serde_json::Value;
@@ -10,6 +10,9 @@ use serde_json::Value;
 const POINTS: f64 = 72.0;
 /// Straight pieces each cubic Bézier piece of an arrow is measured as.
 const STEPS: usize = 8;
+/// Side of the squares the drawn line is counted in (points): arrows nearer each other than
+/// that run on one another.
+const LINE_CELL: f64 = 2.0;
 /// How far inside a node an arrow must pass to count as through it (points): arrows that
 /// graze a border are not counted.
 const INSET: f64 = 2.0;
@@ -23,8 +26,15 @@ pub struct Quality {
     pub arrows: usize,
     /// Points where two arrows that share no node cross.
     pub crossings: u64,
+    /// Points where lines cross as drawn: [`Quality::crossings`] with those at one spot
+    /// (an arrow crossing a trunk several arrows share) counted once.
+    pub crossings_drawn: u64,
     /// Total length of the arrows, in points.
     pub arrow_length: f64,
+    /// Length of the line the arrows draw, in points: [`Quality::arrow_length`] less where an
+    /// arrow runs on a line an earlier one drew (a trunk several arrows share, arrows leaving
+    /// one port), which a reader follows once.
+    pub line_drawn: f64,
     /// The drawing's width, in points.
     pub width: f64,
     /// The drawing's height, in points.
@@ -233,7 +243,8 @@ pub fn measure(json: &str) -> Option<Quality> {
         .flat_map(|(_, _, path)| path.windows(2))
         .map(|pair| ((pair[1].0 - pair[0].0).powi(2) + (pair[1].1 - pair[0].1).powi(2)).sqrt())
         .sum();
-    quality.crossings = crossings(&arrows, &bounds);
+    quality.line_drawn = line_drawn(&arrows);
+    (quality.crossings, quality.crossings_drawn) = crossings(&arrows, &bounds);
     quality.labels_overlapping = labels_overlapping(&edges, &nodes, &bounds);
     quality.arrows_through_nodes = through_nodes(&arrows, &nodes);
     for (k, a) in frames.iter().enumerate() {
@@ -244,6 +255,37 @@ pub fn measure(json: &str) -> Option<Quality> {
         }
     }
     Some(quality)
+}
+
+/// The length of line the arrows draw: each arrow walked in steps of half a square
+/// ([`LINE_CELL`]), a step counted unless its square holds a line an earlier arrow drew.
+fn line_drawn(arrows: &[Arrow]) -> f64 {
+    let mut drawn: std::collections::HashSet<(i64, i64)> = std::collections::HashSet::new();
+    let mut this_arrow: Vec<(i64, i64)> = Vec::new();
+    let mut total = 0.0;
+    for (_, _, path) in arrows {
+        for pair in path.windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            let length = (b.0 - a.0).hypot(b.1 - a.1);
+            if !length.is_finite() {
+                continue;
+            }
+            let steps = (length / (LINE_CELL / 2.0)).ceil().max(1.0);
+            for k in 0..steps as usize {
+                let t = (k as f64 + 0.5) / steps;
+                let square = (
+                    ((a.0 + (b.0 - a.0) * t) / LINE_CELL).floor() as i64,
+                    ((a.1 + (b.1 - a.1) * t) / LINE_CELL).floor() as i64,
+                );
+                if !drawn.contains(&square) {
+                    total += length / steps;
+                }
+                this_arrow.push(square);
+            }
+        }
+        drawn.extend(this_arrow.drain(..));
+    }
+    total
 }
 
 /// The boxes of the texts an operation list draws (`T` operations, at the size of the last
@@ -350,7 +392,9 @@ fn segment_box(a: (f64, f64), b: (f64, f64)) -> Rect {
     }
 }
 
-fn crossings(arrows: &[Arrow], bounds: &Rect) -> u64 {
+/// The crossings of arrows that share no node, and the spots they are at (squares of
+/// [`LINE_CELL`]).
+fn crossings(arrows: &[Arrow], bounds: &Rect) -> (u64, u64) {
     let pieces: Vec<Piece> = arrows
         .iter()
         .enumerate()
@@ -379,7 +423,20 @@ fn crossings(arrows: &[Arrow], bounds: &Rect) -> u64 {
             }
         }
     }
-    seen.len() as u64
+    let spots: std::collections::HashSet<(i64, i64)> = seen
+        .iter()
+        .map(|&(p, q)| {
+            let ((_, a, b), (_, c, d)) = (pieces[p], pieces[q]);
+            let (r, s) = ((b.0 - a.0, b.1 - a.1), (d.0 - c.0, d.1 - c.1));
+            // Where a + t r meets c + u s (the pieces cross, so r x s is not zero).
+            let t = ((c.0 - a.0) * s.1 - (c.1 - a.1) * s.0) / (r.0 * s.1 - r.1 * s.0);
+            (
+                ((a.0 + t * r.0) / LINE_CELL).floor() as i64,
+                ((a.1 + t * r.1) / LINE_CELL).floor() as i64,
+            )
+        })
+        .collect();
+    (seen.len() as u64, spots.len() as u64)
 }
 
 fn through_nodes(arrows: &[Arrow], nodes: &[(i64, Rect)]) -> u64 {
@@ -457,6 +514,70 @@ mod tests {
             text(20.0, 12.0)
         );
         assert_eq!(measure(&layout(&on)).unwrap().labels_overlapping, 3);
+    }
+
+    #[test]
+    fn arrows_on_one_line_draw_it_once() {
+        let layout = |poses: &[&str]| {
+            let edges: Vec<String> = poses
+                .iter()
+                .map(|pos| format!(r#"{{"tail": 0, "head": 1, "pos": "{pos}"}}"#))
+                .collect();
+            format!(
+                r#"{{"bb": "0,0,200,200", "objects": [], "edges": [{}]}}"#,
+                edges.join(", ")
+            )
+        };
+        let straight = |x: f64| format!("{x},0 {x},30 {x},70 {x},100");
+        // Two arrows on one line: 200 pt of arrows, 100 of line.
+        let shared = measure(&layout(&[&straight(50.0), &straight(50.0)])).unwrap();
+        assert!((shared.arrow_length - 200.0).abs() < 1e-6, "{shared:?}");
+        assert!((shared.line_drawn - 100.0).abs() < 1e-6, "{shared:?}");
+        // Side by side, 10 pt apart: both drawn.
+        let apart = measure(&layout(&[&straight(50.0), &straight(60.0)])).unwrap();
+        assert!((apart.line_drawn - 200.0).abs() < 1e-6, "{apart:?}");
+        // A diagonal measures its length, not its squares.
+        let diagonal = measure(&layout(&["0,0 30,30 70,70 100,100"])).unwrap();
+        assert!(
+            (diagonal.line_drawn - diagonal.arrow_length).abs() < 1e-6,
+            "{diagonal:?}"
+        );
+    }
+
+    #[test]
+    fn an_arrow_across_a_shared_trunk_crosses_it_once_as_drawn() {
+        // Three arrows (0 -> 1, 2 -> 3, 4 -> 5) down one line at x = 53, and one (6 -> 7)
+        // across it; then the trunk's arrows 10 pt apart.
+        let layout = |xs: [f64; 3]| {
+            let mut edges: Vec<String> = xs
+                .iter()
+                .enumerate()
+                .map(|(k, x)| {
+                    format!(
+                        r#"{{"tail": {}, "head": {}, "pos": "{x},0 {x},30 {x},70 {x},100"}}"#,
+                        2 * k,
+                        2 * k + 1
+                    )
+                })
+                .collect();
+            edges.push(r#"{"tail": 6, "head": 7, "pos": "0,47 30,47 70,47 100,47"}"#.into());
+            format!(
+                r#"{{"bb": "0,0,100,100", "objects": [], "edges": [{}]}}"#,
+                edges.join(", ")
+            )
+        };
+        let trunk = measure(&layout([53.0; 3])).unwrap();
+        assert_eq!(
+            (trunk.crossings, trunk.crossings_drawn),
+            (3, 1),
+            "{trunk:?}"
+        );
+        let apart = measure(&layout([43.0, 53.0, 63.0])).unwrap();
+        assert_eq!(
+            (apart.crossings, apart.crossings_drawn),
+            (3, 3),
+            "{apart:?}"
+        );
     }
 
     #[test]

@@ -11,7 +11,7 @@
 //!   `path<TAB>seconds` lines: to compare tl-draw's DOT with TorchLens's, construct by
 //!   construct (`docs/performance.md`, "What each DOT construct costs").
 //! * `quality TRACE ...`: the layout's quality at full detail (`tl_layout::quality`: arrow
-//!   crossings, arrow length, size, arrows through nodes, overlapping frames) and the
+//!   crossings as arrows and as drawn, arrow length, line drawn, size, arrows through nodes, overlapping frames) and the
 //!   layout's seconds, by graphviz-pure and by the layered engine, as the Markdown rows of
 //!   `docs/performance.md`, "Layout quality".
 //!
@@ -97,8 +97,8 @@ fn time_layouts(paths: &[String]) -> Result<()> {
 /// `quality TRACE ...`: see the crate comment.
 fn layout_quality(traces: &[String]) -> Result<()> {
     use tl_layout::LayoutEngine;
-    println!("| model | engine | nodes | arrows | crossings | arrow length (pt) | size (pt) | arrows through nodes | overlapping frames | labels on a node or label | layout s |");
-    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("| model | engine | nodes | arrows | crossings | crossings drawn | arrow length (pt) | line drawn (pt) | size (pt) | arrows through nodes | overlapping frames | labels on a node or label | layout s |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     let engines = [
         ("embedded", LayoutEngine::Embedded),
         ("layered", LayoutEngine::Layered),
@@ -132,11 +132,13 @@ fn quality_row(path: &str, name: &str, engine: tl_layout::LayoutEngine, dot: &st
         .unwrap_or_default()
         .to_string_lossy();
     println!(
-        "| {stem} | {name} | {} | {} | {} | {:.0} | {:.0} x {:.0} | {} | {} | {} | {seconds:.2} |",
+        "| {stem} | {name} | {} | {} | {} | {} | {:.0} | {:.0} | {:.0} x {:.0} | {} | {} | {} | {seconds:.2} |",
         q.nodes,
         q.arrows,
         q.crossings,
+        q.crossings_drawn,
         q.arrow_length,
+        q.line_drawn,
         q.width,
         q.height,
         q.arrows_through_nodes,

@@ -7,8 +7,11 @@
 //! only a later block reads) moves up to just before its first reader, which shortens or
 //! keeps the arrows' total length as Graphviz's network simplex would (nodes read by
 //! nothing follow their writers rather than hold them back), but not so far that it
-//! stretches one block's frame into the next block's layers; the sinks share the last
+//! stretches one block's frame into the next block's layers. Runs of nodes then move on
+//! together where that shortens the arrows ([`promote`]), and the sinks share the last
 //! layer.
+
+mod promote;
 
 use crate::{FrameTree, Graph};
 
@@ -56,6 +59,7 @@ pub(crate) fn assign(graph: &Graph, frames: &FrameTree) -> Layering {
         }
     }
     move_up_to_readers(&flow, &order, &mut layer);
+    promote::promote(&flow, &order, &mut layer);
     place_ends(&flow, &mut layer);
     place_sinks(&flow, &mut layer);
     let low = layer.iter().copied().min().unwrap_or(0);
