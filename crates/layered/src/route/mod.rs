@@ -9,6 +9,10 @@
 //! sit apart; a node's only arrow ends where it comes from. An arrow outside the layering
 //! (not ranked, or a loop) is drawn straight.
 
+mod ends;
+
+use ends::{head_ports, Ends};
+
 use crate::layers::Layering;
 use crate::place::Placed;
 use crate::proper::{Path, Proper};
@@ -27,8 +31,20 @@ pub(crate) fn finish(
         })
         .collect();
     let ports = head_ports(graph, proper, placed);
+    let routing = Routing {
+        graph,
+        layering,
+        proper,
+        placed,
+        nodes: &nodes,
+        bends: proper
+            .trunks
+            .iter()
+            .map(|trunk| bends(trunk, &placed.x))
+            .collect(),
+    };
     let mut edges: Vec<Route> = (0..graph.edges.len())
-        .map(|edge| route(graph, layering, proper, placed, &nodes, edge, ports[edge]))
+        .map(|edge| route(&routing, edge, ports[edge]))
         .collect();
     crate::labels::spread_head_labels(graph, &mut edges);
     crate::labels::place_labels(graph, &nodes, &placed.frames, &mut edges);
@@ -47,163 +63,37 @@ pub(crate) fn finish(
     }
 }
 
-/// Most room between the ends of two arrows into one node.
-const PORT_GAP: f64 = 12.0;
-
-/// Per arrow: how far from its head's middle it ends, for arrows that share their head. The
-/// ranked arrows into one box or ellipse end on its near side in the order they arrive from,
-/// each as near where it comes from as the side allows ([`side_room`]) and [`PORT_GAP`]
-/// apart at least (less on a side too short for that), so each arrowhead shows; into
-/// anything else at the middle. `None`: the arrow is its head's only one and ends where it
-/// comes from ([`Ends`]).
-fn head_ports(graph: &Graph, proper: &Proper, placed: &Placed) -> Vec<Option<f64>> {
-    let mut ports = vec![None; graph.edges.len()];
-    let mut by_head: Vec<Vec<(f64, usize)>> = vec![Vec::new(); graph.nodes.len()];
-    for (edge, path) in proper.paths.iter().enumerate() {
-        // The laid-out head, and the point the arrow comes to it from.
-        let (head, from) = match path {
-            Path::Points(points) if points.len() >= 2 => {
-                (points[points.len() - 1], points[points.len() - 2])
-            }
-            Path::Trunk {
-                tail,
-                trunk,
-                along,
-                head,
-            } => (
-                *head,
-                along
-                    .end
-                    .checked_sub(1)
-                    .map_or(*tail, |last| proper.trunks[*trunk][last]),
-            ),
-            _ => continue,
-        };
-        by_head[head].push((placed.x[from], edge));
-    }
-    for (head, arrows) in by_head.iter_mut().enumerate() {
-        let node = &graph.nodes[head];
-        if arrows.len() < 2 {
-            continue;
-        }
-        if node.outline == Outline::Other {
-            for &(_, edge) in arrows.iter() {
-                ports[edge] = Some(0.0);
-            }
-            continue;
-        }
-        arrows.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        // On a small box, the middle half: arrowheads apart matter more than its corners.
-        let room = side_room(graph, head).max(node.size.breadth / 4.0);
-        let middle = placed.x[head];
-        let gap = PORT_GAP.min(2.0 * room / (arrows.len() - 1) as f64);
-        // Each as near its arrival as the side allows, then pushed apart: rightwards past
-        // the one before, then back leftwards from the side's end.
-        let mut at: Vec<f64> = arrows
-            .iter()
-            .map(|&(from, _)| from.clamp(middle - room, middle + room))
-            .collect();
-        for i in 1..at.len() {
-            at[i] = at[i].max(at[i - 1] + gap);
-        }
-        let mut limit = middle + room;
-        for place in at.iter_mut().rev() {
-            *place = place.min(limit);
-            limit = *place - gap;
-        }
-        for (&(_, edge), place) in arrows.iter().zip(at) {
-            ports[edge] = Some(place - middle);
-        }
-    }
-    ports
+/// What every arrow's route reads.
+struct Routing<'a> {
+    graph: &'a Graph,
+    layering: &'a Layering,
+    proper: &'a Proper,
+    placed: &'a Placed,
+    nodes: &'a [Point],
+    /// Per trunk: where it bends ([`bends`]).
+    bends: Vec<Vec<usize>>,
 }
 
-/// Least distance between where an arrow leaves or enters a box and the box's corner.
-const CORNER_INSET: f64 = 10.0;
-
-/// Where along a node's side facing the flow an arrow may leave or enter it, as an offset
-/// from its middle: the side less its corners on a box, the middle half of an ellipse,
-/// only the middle on other shapes.
-fn side_room(graph: &Graph, node: usize) -> f64 {
-    let node = &graph.nodes[node];
-    let half = node.size.breadth / 2.0;
-    match node.outline {
-        Outline::Box => (half - CORNER_INSET.max(half * 0.3)).max(0.0),
-        Outline::Ellipse => half / 2.0,
-        Outline::Other => 0.0,
-    }
+/// The places along a chain, first and last left out, whose x differs from a neighbour's:
+/// where an arrow running along it bends. Each arrow of a trunk runs through its own stretch
+/// of the trunk's bends, so a hub's many arrows do not each walk the trunk point by point.
+fn bends(chain: &[usize], x: &[f64]) -> Vec<usize> {
+    (1..chain.len().saturating_sub(1))
+        .filter(|&at| {
+            let here = x[chain[at]];
+            here != x[chain[at - 1]] || here != x[chain[at + 1]]
+        })
+        .collect()
 }
 
-/// Where a ranked arrow leaves its tail and enters its head, across the flow. Each end
-/// faces the other end's next point, within the room its side gives ([`side_room`]): two
-/// nodes one above the other are joined by a straight arrow, and an arrow to a node off to
-/// one side shifts only as far as their sides leave, as Graphviz's arrows, aimed at the
-/// nodes' middles, leave a box's side nearest the other. An arrow that shares its head
-/// ends at its place among the others ([`head_ports`]).
-struct Ends {
-    exit: f64,
-    entry: f64,
-}
-
-impl Ends {
-    /// `after_tail` and `before_head`: the x of the points next to each end, `None` where
-    /// the ends are each other's next points.
-    fn of(
-        graph: &Graph,
-        nodes: &[Point],
-        (tail, head): (usize, usize),
-        port: Option<f64>,
-        (after_tail, before_head): (Option<f64>, Option<f64>),
-    ) -> Ends {
-        let range = |node: usize| {
-            let room = side_room(graph, node);
-            (nodes[node].x - room, nodes[node].x + room)
-        };
-        let tail_range = range(tail);
-        let head_range = match port {
-            Some(offset) => (nodes[head].x + offset, nodes[head].x + offset),
-            None => range(head),
-        };
-        let clamp = |x: f64, (low, high): (f64, f64)| x.clamp(low, high);
-        match (after_tail, before_head) {
-            (Some(after), Some(before)) => Ends {
-                exit: clamp(after, tail_range),
-                entry: clamp(before, head_range),
-            },
-            _ => {
-                let (low, high) = (
-                    tail_range.0.max(head_range.0),
-                    tail_range.1.min(head_range.1),
-                );
-                if low <= high {
-                    let middle = (nodes[tail].x + clamp(nodes[head].x, head_range)) / 2.0;
-                    let x = middle.clamp(low, high);
-                    Ends { exit: x, entry: x }
-                } else if tail_range.1 < head_range.0 {
-                    Ends {
-                        exit: tail_range.1,
-                        entry: head_range.0,
-                    }
-                } else {
-                    Ends {
-                        exit: tail_range.0,
-                        entry: head_range.1,
-                    }
-                }
-            }
-        }
-    }
-}
-
-fn route(
-    graph: &Graph,
-    layering: &Layering,
-    proper: &Proper,
-    placed: &Placed,
-    nodes: &[Point],
-    edge: usize,
-    port: Option<f64>,
-) -> Route {
+fn route(routing: &Routing<'_>, edge: usize, port: Option<f64>) -> Route {
+    let (graph, layering, proper, placed, nodes) = (
+        routing.graph,
+        routing.layering,
+        routing.proper,
+        routing.placed,
+        routing.nodes,
+    );
     let e = &graph.edges[edge];
     let ranked = !matches!(proper.paths[edge], Path::Unranked);
     let mut line: Vec<Point> = match &proper.paths[edge] {
@@ -246,13 +136,16 @@ fn route(
             );
             let mut line = Line::start(graph, proper, placed, nodes, *tail, ends.exit);
             // Only where the trunk bends: its straight runs are one piece each.
-            for (at, &d) in chain.iter().enumerate() {
-                let bends = at == 0
-                    || at + 1 == chain.len()
-                    || placed.x[d] != placed.x[chain[at - 1]]
-                    || placed.x[d] != placed.x[chain[at + 1]];
-                if bends {
-                    line.through(proper, placed, d);
+            if let (Some(&first), Some(&last)) = (chain.first(), chain.last()) {
+                let (whole, bends) = (&proper.trunks[*trunk], &routing.bends[*trunk]);
+                let inside = &bends[bends.partition_point(|&at| at <= along.start)
+                    ..bends.partition_point(|&at| at + 1 < along.end)];
+                line.through(proper, placed, first);
+                for &at in inside {
+                    line.through(proper, placed, whole[at]);
+                }
+                if chain.len() > 1 {
+                    line.through(proper, placed, last);
                 }
             }
             line.finish(graph, proper, placed, nodes, *head, ends.entry)
@@ -554,5 +447,20 @@ fn bounds(graph: &Graph, nodes: &[Point], edges: &[Route], frames: &[Option<Rect
     Rect {
         min: low,
         max: high,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bends;
+
+    #[test]
+    fn a_chain_bends_where_a_place_differs_from_a_neighbours() {
+        // Places 0..6 at x 0 0 5 5 5 0: bends at 1 and 2 (into 5) and at 4 (out of it);
+        // the first and last places are every arrow's own ends, not bends.
+        let x = [0.0, 0.0, 5.0, 5.0, 5.0, 0.0];
+        assert_eq!(bends(&[0, 1, 2, 3, 4, 5], &x), [1, 2, 4]);
+        assert_eq!(bends(&[0, 1], &x), Vec::<usize>::new());
+        assert_eq!(bends(&[], &x), Vec::<usize>::new());
     }
 }
