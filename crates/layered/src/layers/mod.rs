@@ -137,6 +137,12 @@ impl<'g> Flow<'g> {
     fn is_end(&self, node: usize) -> bool {
         self.outgoing[node].is_empty() && !self.is_sink[node]
     }
+
+    /// Hubs' long arrows run in one trunk ([`HUB_READERS`]), so moving one reader further
+    /// away costs little.
+    fn is_hub(&self, node: usize) -> bool {
+        self.outgoing[node].len() >= HUB_READERS
+    }
 }
 
 /// A node read by at least as many arrows as it reads moves up to just before its first
@@ -167,7 +173,7 @@ fn move_up_to_readers(flow: &Flow<'_>, order: &[usize], layer: &mut [usize]) {
             .iter()
             .filter(|&&edge| {
                 let (from, _) = flow.ends(edge);
-                outgoing[from].len() < HUB_READERS && !(detached[from] && outgoing[from].len() == 1)
+                !(flow.is_hub(from) || detached[from] && outgoing[from].len() == 1)
             })
             .count()
     };
@@ -191,9 +197,7 @@ fn move_up_to_readers(flow: &Flow<'_>, order: &[usize], layer: &mut [usize]) {
         };
         let frame = graph.nodes[node].frame;
         let first = match frame {
-            Some(own)
-                if outgoing[node].len() < HUB_READERS && stretches_a_block(flow, own, reader) =>
-            {
+            Some(own) if !flow.is_hub(node) && stretches_a_block(flow, own, reader) => {
                 first.min(reach[own])
             }
             _ => first,

@@ -18,7 +18,7 @@
 //! that does not move whole), since a frame stretched along the flow sets the next block
 //! beside it instead of after it.
 
-use super::{span, Flow, HUB_READERS};
+use super::{span, Flow};
 
 /// Most nodes one move may take along: a move that would take more (a cascade down a long
 /// stretch of the graph) is not tried, which keeps each pass linear in the graph's size.
@@ -33,7 +33,7 @@ pub(super) fn promote(flow: &Flow<'_>, order: &[usize], layer: &mut [usize]) {
     let holds = |edge: usize| !flow.is_end(flow.ends(edge).1);
     let counts = |edge: usize| {
         let (from, _) = flow.ends(edge);
-        holds(edge) && flow.outgoing[from].len() < HUB_READERS
+        holds(edge) && !flow.is_hub(from)
     };
     // Per node: how much the arrows' length grows when it alone moves one layer on.
     let growth: Vec<isize> = (0..n)
