@@ -243,8 +243,12 @@ pub fn lay_out_svg_into(
     if engine == LayoutEngine::Layered {
         crate::layered::svg_into(read, &mut as_text)?;
     } else {
-        embedded_graph(read, |graph| {
-            graphviz_pure_render::GraphJobs::new(graph).render_svg_into(&mut as_text)
+        embedded_graph(read, |graph, measured| {
+            let mut job = graphviz_pure_render::GraphJobs::new(graph);
+            if let Some(sizes) = measured {
+                job.use_measured_nodes(sizes);
+            }
+            job.render_svg_into(&mut as_text)
         })
         .map_err(|detail| LayoutError::Failed {
             engine: "embedded (graphviz-pure)",
@@ -271,39 +275,68 @@ pub fn lay_out_layered_by_graphviz(
 }
 
 fn embedded(dot: &str, formats: &[TextFormat]) -> Result<Vec<Written>, String> {
-    embedded_graph(Cow::Borrowed(dot), |graph| {
-        formats
-            .iter()
-            .map(|&format| {
-                if format == TextFormat::Painting {
-                    let drawn = graphviz_pure_render::GraphJobs::new(graph).xdot_drawing()?;
-                    return Ok(Written::Painting(Painting::new(graph, drawn)));
-                }
-                let format = graphviz_pure_render::OutputFormat::parse(format.name())?;
-                let text = graphviz_pure_render::render_graph(graph, format)?;
-                Ok(Written::Text(match charset::to_text(&text) {
-                    Cow::Borrowed(_) => text,
-                    Cow::Owned(owned) => owned,
-                }))
-            })
-            .collect()
+    embedded_graph(Cow::Borrowed(dot), |graph, measured| {
+        write_formats(graph, formats, measured)
     })
 }
 
+/// The laid-out `graph` written in each of `formats`, one writers' job per format as
+/// `render_graph` runs them: the last job takes the nodes' `measured` geometries, the
+/// others a copy (without them a job measures every label again).
+pub(crate) fn write_formats(
+    graph: &graphviz_pure_core::Graph,
+    formats: &[TextFormat],
+    mut measured: Option<crate::sizing::Measured>,
+) -> graphviz_pure_core::Result<Vec<Written>> {
+    formats
+        .iter()
+        .enumerate()
+        .map(|(index, &format)| {
+            let mut job = graphviz_pure_render::GraphJobs::new(graph);
+            let sizes = if index + 1 == formats.len() {
+                measured.take()
+            } else {
+                measured.clone()
+            };
+            if let Some(sizes) = sizes {
+                job.use_measured_nodes(sizes);
+            }
+            if format == TextFormat::Painting {
+                let drawn = job.xdot_drawing()?;
+                return Ok(Written::Painting(Painting::new(graph, drawn)));
+            }
+            let name = format.name();
+            let text = job.render(graphviz_pure_render::OutputFormat::parse(name)?, name)?;
+            Ok(Written::Text(match charset::to_text(&text) {
+                Cow::Borrowed(_) => text,
+                Cow::Owned(owned) => owned,
+            }))
+        })
+        .collect()
+}
+
 /// `dot` parsed (an owned one is let go then) and laid out by graphviz-pure's `dot`, given
-/// to `write`: the facade's `parse_dot`, `layout_graph` and `render_graph`, on the graph
+/// to `write` with its nodes' geometries when they were measured beside the layout
+/// ([`crate::sizing::lay_out_while_measuring`]; the writers take them instead of measuring
+/// again): the facade's `parse_dot`, `layout_graph` and `render_graph`, on the graph
 /// itself, as the painting needs it; layout diagnostics are warnings about the drawing, not
 /// failures, and are dropped.
 fn embedded_graph<T>(
     dot: Cow<'_, str>,
-    write: impl FnOnce(&graphviz_pure_core::Graph) -> graphviz_pure_core::Result<T>,
+    write: impl FnOnce(
+        &graphviz_pure_core::Graph,
+        Option<crate::sizing::Measured>,
+    ) -> graphviz_pure_core::Result<T>,
 ) -> Result<T, String> {
     crate::progress::mark(crate::progress::Step::Placing);
     let (result, _diagnostics) = graphviz_pure_core::diag::capture(|| {
         let mut graph = parsed_afresh(dot)?;
-        graphviz_pure_layout::layout_graph(&mut graph, graphviz_pure_layout::LayoutEngine::Dot)?;
+        let (laid_out, measured) = crate::sizing::lay_out_while_measuring(&mut graph, |graph| {
+            graphviz_pure_layout::layout_graph(graph, graphviz_pure_layout::LayoutEngine::Dot)
+        });
+        laid_out?;
         crate::progress::mark(crate::progress::Step::Writing);
-        write(&graph)
+        write(&graph, measured)
     });
     result.map_err(|error| charset::to_text(&error.to_string()).into_owned())
 }

@@ -23,6 +23,7 @@ pub mod painting;
 pub mod progress;
 pub mod quality;
 mod recent;
+mod sizing;
 
 pub use engine::{
     lay_out, lay_out_layered_by_graphviz, lay_out_svg_into, LaidOut, LayoutEngine, TextFormat,

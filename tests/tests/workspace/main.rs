@@ -14,6 +14,7 @@ mod golden_dot;
 mod guard;
 mod hostile;
 mod interactive;
+mod measured_nodes;
 mod number_format;
 mod onnx;
 mod painting;

@@ -51,22 +51,6 @@ pub(crate) fn rounded(value: f64) -> f64 {
     }
 }
 
-/// Sets up what a layout of `graph` starts with, before its nodes are sized: a new record
-/// of measured text (so the renderer replays this graph's sizes, not an earlier graph's),
-/// the graph's character set and image path.
-pub(crate) fn begin(graph: &Graph) {
-    graphviz_pure_core::font::textfont_layout_begin();
-    graphviz_pure_core::charset::begin_layout(
-        graph.root_name(),
-        graph.graph_attrs.get("charset").map(String::as_str),
-    );
-    graphviz_pure_core::usershape::begin_layout(
-        graph.graph_attrs.get("imagepath").map(String::as_str),
-        graph.node_attr_declared("shapefile"),
-        graphviz_pure_core::cnum::drawing_dpi(&graph.graph_attrs),
-    );
-}
-
 /// Whether [`write`] gives what the keep-positions path would for `graph` and `placement`:
 /// a two-dimensional drawing without aspect ratio, background or node floating labels, at
 /// least one node, and every label of every arrow placed.

@@ -11,9 +11,7 @@
 
 use std::borrow::Cow;
 
-use graphviz_pure_core::charset;
 use graphviz_pure_core::{AttrSym, Graph};
-use graphviz_pure_geom::node_size::NodeGeometry;
 use tl_layered::Size;
 
 use self::input::{engine_input, Direction, Frames};
@@ -21,20 +19,13 @@ use self::keep_positions::{rounded, PlacedEdge, Placement};
 use self::page::{num, push_num, Page};
 use crate::engine::{TextFormat, Written};
 use crate::error::LayoutError;
-use crate::painting::Painting;
+use crate::sizing::{self, Measured};
 
-mod compact;
 mod input;
 mod keep_positions;
 mod page;
-mod sizing;
 
 const POINTS_PER_INCH: f64 = 72.0;
-
-/// The nodes' measured geometries, in node order, for the writer's model. Boxed: the model
-/// moves each one in as a pointer, so no buffer of whole geometries (86 MB on a
-/// 100,000-node drawing) is held beside the model's nodes while it is built.
-type Measured = Vec<Box<NodeGeometry>>;
 
 /// Who writes the layered engine's positions onto graphviz-pure's graph.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -52,41 +43,9 @@ pub(crate) fn lay_out(
     writer: Writer,
 ) -> Result<Vec<Written>, LayoutError> {
     let svg_only = formats == [TextFormat::Svg];
-    placed(
-        Cow::Borrowed(dot),
-        writer,
-        svg_only,
-        |graph, mut measured| {
-            formats
-                .iter()
-                .enumerate()
-                .map(|(index, format)| {
-                    // One job per format, as `render_graph` runs them; the last takes the sizes.
-                    let mut job = graphviz_pure_render::GraphJobs::new(graph);
-                    let sizes = if index + 1 == formats.len() {
-                        measured.take()
-                    } else {
-                        measured.clone()
-                    };
-                    if let Some(sizes) = sizes {
-                        job.use_measured_nodes(sizes);
-                    }
-                    if *format == TextFormat::Painting {
-                        let drawn = job.xdot_drawing().map_err(|e| e.to_string())?;
-                        return Ok(Written::Painting(Painting::new(graph, drawn)));
-                    }
-                    let name = format.name();
-                    let format = graphviz_pure_render::OutputFormat::parse(name)
-                        .map_err(|e| e.to_string())?;
-                    let text = job.render(format, name).map_err(|e| e.to_string())?;
-                    Ok(Written::Text(match charset::to_text(&text) {
-                        Cow::Borrowed(_) => text,
-                        Cow::Owned(owned) => owned,
-                    }))
-                })
-                .collect::<Result<Vec<Written>, String>>()
-        },
-    )
+    placed(Cow::Borrowed(dot), writer, svg_only, |graph, measured| {
+        crate::engine::write_formats(graph, formats, measured).map_err(|e| e.to_string())
+    })
 }
 
 /// Lays `dot` out with the layered engine and hands its SVG to `chunks` as it is written,
@@ -114,7 +73,7 @@ fn placed<T>(
 ) -> Result<T, LayoutError> {
     let (result, _diagnostics) = graphviz_pure_core::diag::capture(|| {
         let mut graph = crate::engine::parsed_afresh(dot).map_err(|e| e.to_string())?;
-        keep_positions::begin(&graph);
+        sizing::begin(&graph);
         let measured = sizing::size_nodes(&mut graph)?;
         let placement = place(&mut graph)?;
         let own = writer == Writer::Own && keep_positions::applies(&graph, &placement);
