@@ -7,8 +7,9 @@
 //! into runs, each measured on a thread of its own, and the geometries come back in node
 //! order. graphviz-pure's `dot` sizes them inside its layout, where they cannot be reached,
 //! so a copy of the graph is measured on another thread while it lays out
-//! ([`lay_out_while_measuring`]): the writers' second measuring, a fifth of a small
-//! drawing's layout, moves to the machine's second core.
+//! ([`lay_out_while_measuring`]): the writers' second measuring, a tenth to a fifth of a
+//! small drawing's layout, moves to the machine's second core (the work is the same: the
+//! copy is measured instead of the laid-out graph).
 //!
 //! A thread starts as a layout does ([`begin`]: the graph's character set, image path and a
 //! fresh record of measured text), so each label measures as it would on the layout's
@@ -19,8 +20,8 @@
 //!
 //! Invariant: the geometries are the ones the writers would measure on the layout's thread,
 //! in node order (`tests/tests/workspace/real_models.rs` compares every format of every
-//! real model with graphviz-pure's keep-positions path; `painting.rs` and the goldens
-//! compare `dot`'s drawings with and without the handed-over geometries).
+//! real model the layered engine lays out with graphviz-pure's keep-positions path, which
+//! measures again; `measured_nodes.rs` compares `dot`'s with graphviz-pure's own facade).
 
 mod compact;
 
@@ -50,8 +51,8 @@ pub(crate) fn begin(graph: &Graph) {
 
 /// Runs `lay_out` on `graph` while a copy of it is sized on another thread, and returns
 /// what it returned with the geometries, or `None` where they could not be had (a machine
-/// of one core, where the thread would only take turns with the layout, or a failure: the
-/// writers then measure, and fail, as they would have). `graph` is a parsed graph the
+/// of one core, where the thread would only take turns with the layout, a thread that did
+/// not start, or a failure: the writers then measure, and fail, as they would have). `graph` is a parsed graph the
 /// layout has not begun on.
 pub(crate) fn lay_out_while_measuring<T>(
     graph: &mut Graph,
@@ -62,15 +63,20 @@ pub(crate) fn lay_out_while_measuring<T>(
     }
     let copy = graph.clone();
     std::thread::scope(|scope| {
-        let measuring = scope.spawn(move || {
-            graphviz_pure_core::diag::capture(|| {
-                begin(&copy);
-                measured_on(&copy, 1)
+        // A thread the system will not start leaves the measuring to the writers.
+        let measuring = std::thread::Builder::new()
+            .spawn_scoped(scope, move || {
+                graphviz_pure_core::diag::capture(|| {
+                    begin(&copy);
+                    measured_on(&copy, 1)
+                })
+                .0
             })
-            .0
-        });
+            .ok();
         let laid_out = lay_out(graph);
-        let measured = measuring.join().ok().and_then(Result::ok);
+        let measured = measuring
+            .and_then(|measuring| measuring.join().ok())
+            .and_then(Result::ok);
         (laid_out, measured)
     })
 }
