@@ -52,8 +52,8 @@ pub(crate) fn begin(graph: &Graph) {
 /// Runs `lay_out` on `graph` while a copy of it is sized on another thread, and returns
 /// what it returned with the geometries, or `None` where they could not be had (a machine
 /// of one core, where the thread would only take turns with the layout, a thread that did
-/// not start, or a failure: the writers then measure, and fail, as they would have). `graph` is a parsed graph the
-/// layout has not begun on.
+/// not start, or a failure: the writers then measure, and fail, as they would have).
+/// `graph` is a parsed graph the layout has not begun on.
 pub(crate) fn lay_out_while_measuring<T>(
     graph: &mut Graph,
     lay_out: impl FnOnce(&mut Graph) -> T,
