@@ -244,11 +244,7 @@ pub fn lay_out_svg_into(
         crate::layered::svg_into(read, &mut as_text)?;
     } else {
         embedded_graph(read, |graph, measured| {
-            let mut job = graphviz_pure_render::GraphJobs::new(graph);
-            if let Some(sizes) = measured {
-                job.use_measured_nodes(sizes);
-            }
-            job.render_svg_into(&mut as_text)
+            writers_job(graph, measured).render_svg_into(&mut as_text)
         })
         .map_err(|detail| LayoutError::Failed {
             engine: "embedded (graphviz-pure)",
@@ -280,9 +276,22 @@ fn embedded(dot: &str, formats: &[TextFormat]) -> Result<Vec<Written>, String> {
     })
 }
 
+/// The writers' job for the laid-out `graph`, taking the nodes' `measured` geometries when
+/// there are any (without them the job measures every label again).
+pub(crate) fn writers_job(
+    graph: &graphviz_pure_core::Graph,
+    measured: Option<crate::sizing::Measured>,
+) -> graphviz_pure_render::GraphJobs<'_> {
+    let mut job = graphviz_pure_render::GraphJobs::new(graph);
+    if let Some(sizes) = measured {
+        job.use_measured_nodes(sizes);
+    }
+    job
+}
+
 /// The laid-out `graph` written in each of `formats`, one writers' job per format as
 /// `render_graph` runs them: the last job takes the nodes' `measured` geometries, the
-/// others a copy (without them a job measures every label again).
+/// others a copy.
 pub(crate) fn write_formats(
     graph: &graphviz_pure_core::Graph,
     formats: &[TextFormat],
@@ -292,15 +301,12 @@ pub(crate) fn write_formats(
         .iter()
         .enumerate()
         .map(|(index, &format)| {
-            let mut job = graphviz_pure_render::GraphJobs::new(graph);
             let sizes = if index + 1 == formats.len() {
                 measured.take()
             } else {
                 measured.clone()
             };
-            if let Some(sizes) = sizes {
-                job.use_measured_nodes(sizes);
-            }
+            let mut job = writers_job(graph, sizes);
             if format == TextFormat::Painting {
                 let drawn = job.xdot_drawing()?;
                 return Ok(Written::Painting(Painting::new(graph, drawn)));

@@ -52,11 +52,9 @@ pub(crate) fn lay_out(
 /// in graphviz-pure's decoded form ([`crate::engine::lay_out_svg_into`] makes it text).
 pub(crate) fn svg_into(dot: Cow<'_, str>, chunks: &mut dyn FnMut(&str)) -> Result<(), LayoutError> {
     placed(dot, Writer::Own, true, |graph, measured| {
-        let mut job = graphviz_pure_render::GraphJobs::new(graph);
-        if let Some(sizes) = measured {
-            job.use_measured_nodes(sizes);
-        }
-        job.render_svg_into(chunks).map_err(|e| e.to_string())
+        crate::engine::writers_job(graph, measured)
+            .render_svg_into(chunks)
+            .map_err(|e| e.to_string())
     })
 }
 

@@ -1,8 +1,8 @@
 //! Gives back the room graphviz-pure's measured node geometries hold beyond their contents.
 //!
-//! Every node's geometry is kept from sizing until the writers take it, so
-//! on a large drawing they are the biggest thing alive while the nodes are placed
-//! and while the SVG is written. graphviz-pure's HTML parser builds them by pushing onto
+//! Every node's geometry is kept from sizing until the writers take it, so on a large
+//! drawing they are the biggest thing alive while the nodes are placed and while the SVG is
+//! written. graphviz-pure's HTML parser builds them by pushing onto
 //! empty vectors, which start at four elements: a cell's one line of text keeps room for
 //! four text items of about 180 bytes each, and a five-row table room for eight cells of
 //! about 300 bytes. Shrinking each vector to its length changes no value, only capacity,

@@ -126,13 +126,14 @@ fn measured_on(graph: &Graph, threads: usize) -> Result<Measured, String> {
         let others: Vec<_> = runs
             .map(|nodes| {
                 let env = &env;
-                scope.spawn(move || {
+                let thread = std::thread::Builder::new().spawn_scoped(scope, move || {
                     graphviz_pure_core::diag::capture(|| {
                         begin(graph);
                         measure(nodes, env)
                     })
                     .0
-                })
+                });
+                (nodes, thread.ok())
             })
             .collect();
         let first = measure(first, &env);
@@ -140,10 +141,12 @@ fn measured_on(graph: &Graph, threads: usize) -> Result<Measured, String> {
         // joined by the scope, which panics if that thread did.
         let others: Vec<Result<Measured, String>> = others
             .into_iter()
-            .map(|other| {
-                other
+            .map(|(nodes, thread)| match thread {
+                Some(thread) => thread
                     .join()
-                    .unwrap_or_else(|_| Err("a node-sizing thread stopped".to_owned()))
+                    .unwrap_or_else(|_| Err("a node-sizing thread stopped".to_owned())),
+                // A run whose thread the system would not start is measured here.
+                None => measure(nodes, &env),
             })
             .collect();
         let mut measured = Vec::with_capacity(graph.nodes.len());
