@@ -277,17 +277,15 @@ fn check(graph: &Graph) -> Result<(), Invalid> {
     Ok(())
 }
 
-/// Runs `beside` on a thread of its own while `here` runs on this one, for the stages that
-/// try two ways and keep the better: both results (`None` if `beside`'s thread panicked).
+/// Runs `beside` on a thread of its own (or here, after `here`, where no thread starts)
+/// while `here` runs on this one, for the stages that try two ways and keep the better:
+/// both results (`None` if `beside` panicked).
 pub(crate) fn side_by_side<A: Send, B>(
     beside: impl FnOnce() -> A + Send,
     here: impl FnOnce() -> B,
 ) -> (Option<A>, B) {
-    std::thread::scope(|scope| {
-        let beside = scope.spawn(beside);
-        let here = here();
-        (beside.join().ok(), here)
-    })
+    let (beside, here) = tl_threads::join(beside, here);
+    (beside.ok(), here)
 }
 
 /// The frames' nesting, precomputed: each frame's chain of ancestors and its depth.

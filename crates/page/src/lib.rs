@@ -299,8 +299,9 @@ fn lay_out<T: Send>(
     tl_layout::progress::expect_layouts(drawn.len());
     let progress = tl_layout::progress::current();
     std::thread::scope(|scope| {
+        // A helper the system will not start leaves every layout to this thread's loop.
         if drawn.len() > 1 {
-            scope.spawn(|| match &progress {
+            let _ = std::thread::Builder::new().spawn_scoped(scope, || match &progress {
                 Some(progress) => progress.watch(work),
                 None => work(),
             });

@@ -32,42 +32,70 @@ struct PaintedBand {
 /// are to be replaced). `opaque`: every pixel painted is opaque, so the file is RGB;
 /// otherwise RGBA. 8 bits a channel. A second thread converts, filters and compresses each
 /// band while the next one is painted, and hands the band's surface back to be painted again:
-/// pixels are neither copied nor allocated band after band.
+/// pixels are neither copied nor allocated band after band. Where the system starts no
+/// thread, each band is painted and encoded in turn on this one, in one surface.
 pub(crate) fn encode_in_bands(
+    width: i32,
+    height: i32,
+    opaque: bool,
+    paint: impl FnMut(&ImageSurface, i32) -> Result<(), RenderError>,
+) -> Result<Vec<u8>, RenderError> {
+    encode_in_bands_on(std::thread::Builder::new(), width, height, opaque, paint)
+}
+
+/// [`encode_in_bands`] with the encoder's thread made by `builder` (a test's builder the
+/// system refuses shows the work done in turn).
+fn encode_in_bands_on(
+    builder: std::thread::Builder,
     width: i32,
     height: i32,
     opaque: bool,
     mut paint: impl FnMut(&ImageSurface, i32) -> Result<(), RenderError>,
 ) -> Result<Vec<u8>, RenderError> {
     let band_height = BAND_ROWS.min(height);
+    let mut painted = |surface: Option<cairo::ImageSurfaceDataOwned>, top: i32| {
+        let band = match surface {
+            Some(surface) => surface.into_inner(),
+            None => ImageSurface::create(cairo::Format::ARgb32, width, band_height)?,
+        };
+        paint(&band, top)?;
+        Ok(PaintedBand {
+            rows: (height - top).min(band_height) as usize,
+            stride: band.stride() as usize,
+            pixels: band.take_data().map_err(png_error)?,
+        })
+    };
     let (send, receive) = std::sync::mpsc::channel::<PaintedBand>();
     let (give_back, given_back) = std::sync::mpsc::channel::<cairo::ImageSurfaceDataOwned>();
     std::thread::scope(|scope| {
-        let encoder = scope.spawn(move || write_png(width, height, opaque, receive, give_back));
-        let painted = (|| {
+        let encoding = builder.spawn_scoped(scope, move || {
+            let bands = receive.into_iter().map(Ok);
+            write_png(width, height, opaque, bands, |pixels| {
+                // The painter may have finished: then the band is simply dropped.
+                let _ = give_back.send(pixels);
+            })
+        });
+        let Ok(encoder) = encoding else {
+            return encoded_in_turn(width, height, opaque, &mut painted);
+        };
+        let painting = (|| {
             let mut made = 0;
             let mut top = 0;
             while top < height {
-                let band = match given_back.try_recv() {
-                    Ok(band) => band.into_inner(),
+                let surface = match given_back.try_recv() {
+                    Ok(surface) => Some(surface),
                     Err(_) if made < BANDS_IN_FLIGHT => {
                         made += 1;
-                        ImageSurface::create(cairo::Format::ARgb32, width, band_height)?
+                        None
                     }
                     // Every surface is out: wait for the encoder to hand one back.
                     Err(_) => match given_back.recv() {
-                        Ok(band) => band.into_inner(),
+                        Ok(surface) => Some(surface),
                         // The encoder stopped: its error is the one to report.
                         Err(_) => break,
                     },
                 };
-                paint(&band, top)?;
-                let painted = PaintedBand {
-                    rows: (height - top).min(band_height) as usize,
-                    stride: band.stride() as usize,
-                    pixels: band.take_data().map_err(png_error)?,
-                };
-                if send.send(painted).is_err() {
+                if send.send(painted(surface, top)?).is_err() {
                     break;
                 }
                 top += BAND_ROWS;
@@ -78,7 +106,32 @@ pub(crate) fn encode_in_bands(
         let written = encoder
             .join()
             .unwrap_or_else(|_| Err(RenderError::Png("the PNG encoder stopped".to_owned())));
-        painted.and(written)
+        painting.and(written)
+    })
+}
+
+/// The PNG file of the bands `painted(surface, top)` paints, each encoded as soon as it is
+/// painted, on this thread: one surface, painted again for every band.
+fn encoded_in_turn(
+    width: i32,
+    height: i32,
+    opaque: bool,
+    painted: &mut impl FnMut(
+        Option<cairo::ImageSurfaceDataOwned>,
+        i32,
+    ) -> Result<PaintedBand, RenderError>,
+) -> Result<Vec<u8>, RenderError> {
+    let spare = std::cell::Cell::new(None);
+    let mut top = 0;
+    let bands = std::iter::from_fn(|| {
+        (top < height).then(|| {
+            let band = painted(spare.take(), top);
+            top += BAND_ROWS;
+            band
+        })
+    });
+    write_png(width, height, opaque, bands, |pixels| {
+        spare.set(Some(pixels))
     })
 }
 
@@ -103,14 +156,15 @@ fn straight_pixels(row: &[u8], line: &mut [u8], opaque: bool) {
     }
 }
 
-/// The PNG file of the bands `bands` brings, in order, each handed back on `give_back` once
-/// encoded; written as straight RGB (`opaque`) or RGBA bytes.
+/// The PNG file of the bands `bands` brings, in order, each handed to `give_back` once
+/// encoded; written as straight RGB (`opaque`) or RGBA bytes. A band that failed to paint
+/// ends it with that error.
 fn write_png(
     width: i32,
     height: i32,
     opaque: bool,
-    bands: std::sync::mpsc::Receiver<PaintedBand>,
-    give_back: std::sync::mpsc::Sender<cairo::ImageSurfaceDataOwned>,
+    bands: impl Iterator<Item = Result<PaintedBand, RenderError>>,
+    mut give_back: impl FnMut(cairo::ImageSurfaceDataOwned),
 ) -> Result<Vec<u8>, RenderError> {
     let mut bytes = Vec::with_capacity(width as usize * height as usize / 4 + 1024);
     let mut encoder = png::Encoder::new(&mut bytes, width as u32, height as u32);
@@ -134,14 +188,14 @@ fn write_png(
     let row_bytes = 4 * width as usize;
     let mut line = vec![0u8; width as usize * channels];
     for band in bands {
+        let band = band?;
         let pixels: &[u8] = band.pixels.as_ref();
         for y in 0..band.rows {
             let row = &pixels[y * band.stride..y * band.stride + row_bytes];
             straight_pixels(row, &mut line, opaque);
             stream.write_all(&line).map_err(png_error)?;
         }
-        // The painter may have finished: then the band is simply dropped.
-        let _ = give_back.send(band.pixels);
+        give_back(band.pixels);
     }
     stream.finish().map_err(png_error)?;
     drop(writer);
@@ -179,7 +233,16 @@ mod tests {
     /// through bands, as `render` does (251: no two bands alike, so a band's stale pixels
     /// would show).
     fn striped(width: i32, rows: i32, opaque: bool) -> Vec<u8> {
-        encode_in_bands(width, rows, opaque, |band, top| {
+        striped_on(std::thread::Builder::new(), width, rows, opaque)
+    }
+
+    /// A builder whose thread no system starts (a stack of half the address space).
+    fn refused() -> std::thread::Builder {
+        std::thread::Builder::new().stack_size(usize::MAX / 2)
+    }
+
+    fn striped_on(builder: std::thread::Builder, width: i32, rows: i32, opaque: bool) -> Vec<u8> {
+        encode_in_bands_on(builder, width, rows, opaque, |band, top| {
             let context = cairo::Context::new(band).unwrap();
             context.set_operator(cairo::Operator::Source);
             for y in 0..band.height() {
@@ -236,6 +299,28 @@ mod tests {
             }
         });
         assert!(matches!(result, Err(RenderError::Png(m)) if m == "painting failed"));
+    }
+
+    #[test]
+    fn without_an_encoder_thread_the_bands_are_encoded_in_turn_into_the_same_file() {
+        assert!(
+            refused().spawn(|| ()).is_err(),
+            "the system started the refused thread"
+        );
+        let rows = (BANDS_IN_FLIGHT as i32 + 2) * BAND_ROWS + 7;
+        for opaque in [true, false] {
+            let in_turn = striped_on(refused(), 5, rows, opaque);
+            assert_eq!(in_turn, striped(5, rows, opaque));
+            assert_eq!(decoded(&in_turn).0.height, rows as u32);
+        }
+        let failed = encode_in_bands_on(refused(), 4, 3 * BAND_ROWS, true, |_, top| {
+            if top > 0 {
+                Err(RenderError::Png("painting failed".to_owned()))
+            } else {
+                Ok(())
+            }
+        });
+        assert!(matches!(failed, Err(RenderError::Png(m)) if m == "painting failed"));
     }
 
     #[test]

@@ -64,14 +64,12 @@ fn read_in_halves(path: &Path) -> io::Result<Option<String>> {
     };
     let mut bytes = vec![0; length];
     let (first, second) = bytes.split_at_mut(length / 2);
-    let read = std::thread::scope(|scope| {
-        let second = scope.spawn(|| file.read_exact_at(second, (length / 2) as u64));
-        let first = file.read_exact_at(first, 0);
-        let second = second
-            .join()
-            .unwrap_or_else(|_| Err(io::Error::other("the reading thread failed")));
-        first.and(second)
-    });
+    let (second, first) = tl_threads::join(
+        || file.read_exact_at(second, (length / 2) as u64),
+        || file.read_exact_at(first, 0),
+    );
+    let read =
+        first.and(second.unwrap_or_else(|_| Err(io::Error::other("the reading thread failed"))));
     match read {
         Err(error) if error.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
         Err(error) => return Err(error),
@@ -121,26 +119,29 @@ pub(crate) fn parse_in_halves(text: &str) -> Option<Trace> {
             // The other records outweigh the ops: the other thread takes them all.
             None => (ops.clone(), ops.end..ops.end),
         };
-    std::thread::scope(|scope| {
-        let first =
-            scope.spawn(|| records::<OpRecord>(&text[first_ops.clone()], reserved(ops.len())));
-        // The rest of the document, with the four lists emptied.
-        let mut rest = String::with_capacity(others);
-        let mut from = 0;
-        for list in [&params, &modules, &calls, &ops] {
-            rest.push_str(&text[from..list.start]);
-            from = list.end;
-        }
-        rest.push_str(&text[from..]);
-        let mut trace = serde_json::from_str::<Trace>(&rest).ok()?;
-        trace.params = records(&text[params], Vec::new())?;
-        trace.modules = records(&text[modules], Vec::new())?;
-        trace.module_calls = records(&text[calls], Vec::new())?;
-        let mut last = records(&text[last_ops.clone()], reserved(last_ops.len()))?;
-        trace.ops = first.join().ok()??;
-        trace.ops.append(&mut last);
-        Some(trace)
-    })
+    let (first, rest) = tl_threads::join(
+        || records::<OpRecord>(&text[first_ops.clone()], reserved(ops.len())),
+        || {
+            // The rest of the document, with the four lists emptied.
+            let mut rest = String::with_capacity(others);
+            let mut from = 0;
+            for list in [&params, &modules, &calls, &ops] {
+                rest.push_str(&text[from..list.start]);
+                from = list.end;
+            }
+            rest.push_str(&text[from..]);
+            let mut trace = serde_json::from_str::<Trace>(&rest).ok()?;
+            trace.params = records(&text[params.clone()], Vec::new())?;
+            trace.modules = records(&text[modules.clone()], Vec::new())?;
+            trace.module_calls = records(&text[calls.clone()], Vec::new())?;
+            let last = records(&text[last_ops.clone()], reserved(last_ops.len()))?;
+            Some((trace, last))
+        },
+    );
+    let (mut trace, mut last) = rest?;
+    trace.ops = first.ok()??;
+    trace.ops.append(&mut last);
+    Some(trace)
 }
 
 /// An empty vector with room for every op record `bytes` of the list can hold, so that it

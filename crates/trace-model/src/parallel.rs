@@ -8,9 +8,9 @@ use crate::Trace;
 /// (50-70 µs on the project's 2-core machines), so the two passes run one after the other.
 pub const PARALLEL_FROM_OPS: usize = 2_000;
 
-/// Runs `first` (on a second thread when `trace` has [`PARALLEL_FROM_OPS`] ops or more)
-/// and `second` (on this thread), and returns both results. A panic in `first` is resumed
-/// on this thread.
+/// Runs `first` (on a second thread when `trace` has [`PARALLEL_FROM_OPS`] ops or more,
+/// and the system starts one) and `second` (on this thread), and returns both results. A
+/// panic in `first` is resumed on this thread.
 pub fn join<A: Send, B>(
     trace: &Trace,
     first: impl FnOnce() -> A + Send,
@@ -20,14 +20,9 @@ pub fn join<A: Send, B>(
         let first = first();
         return (first, second());
     }
-    std::thread::scope(|scope| {
-        let first = scope.spawn(first);
-        let second = second();
-        let first = first
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (first, second)
-    })
+    let (first, second) = tl_threads::join(first, second);
+    let first = first.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+    (first, second)
 }
 
 /// Lets go of `value` on a thread of its own: freeing a large trace or drawing record by

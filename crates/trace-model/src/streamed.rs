@@ -56,7 +56,9 @@ fn load_in_chunks(path: &Path, chunk: usize) -> io::Result<Option<Trace>> {
     let given_up = AtomicBool::new(false);
     let (cut_sender, cut) = mpsc::channel();
     let parts = std::thread::scope(|scope| {
-        let last = scope.spawn(|| {
+        // Not `tl_threads::join`: the first part waits for the cut the last part finds, so
+        // the two cannot run in turn. Without a second thread the caller reads the file whole.
+        let started = std::thread::Builder::new().spawn_scoped(scope, || {
             let mut stream = Stream::new(&file, &given_up, split, length, chunk);
             let part = last_part(&mut stream, cut_sender);
             if !matches!(part, Ok(Some(_))) {
@@ -64,6 +66,9 @@ fn load_in_chunks(path: &Path, chunk: usize) -> io::Result<Option<Trace>> {
             }
             part
         });
+        let Ok(last) = started else {
+            return Ok(None);
+        };
         let mut stream = Stream::new(&file, &given_up, 0, length, chunk);
         let first = first_part(&mut stream, &cut);
         if !matches!(first, Ok(Some(_))) {

@@ -63,7 +63,9 @@ pub(crate) fn lay_out_while_measuring<T>(
     }
     let copy = graph.clone();
     std::thread::scope(|scope| {
-        // A thread the system will not start leaves the measuring to the writers.
+        // A thread the system will not start leaves the measuring to the writers. Not
+        // `tl_threads::join`: measured in turn here, `begin` would restart this thread's
+        // font records, which the writers replay from the layout.
         let measuring = std::thread::Builder::new()
             .spawn_scoped(scope, move || {
                 graphviz_pure_core::diag::capture(|| {

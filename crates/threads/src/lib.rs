@@ -1,0 +1,92 @@
+//! Two pieces of work side by side: `beside` on a thread of its own while `here` runs on the
+//! calling thread ([`join`]).
+//!
+//! Invariant: the results never depend on whether a thread could start. A system that
+//! refuses one (a process or memory limit) gets the same results computed in turn, never a
+//! panic; only the time differs.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Mutex, PoisonError};
+use std::thread::{Builder, Result};
+
+/// Runs `beside` on a new thread while `here` runs on this one, and returns both results:
+/// `beside`'s as `Err` with the panic's payload if it panicked (as
+/// [`std::thread::ScopedJoinHandle::join`] gives it). When the system will not start the
+/// thread, `beside` runs here after `here`.
+pub fn join<A: Send, B>(
+    beside: impl FnOnce() -> A + Send,
+    here: impl FnOnce() -> B,
+) -> (Result<A>, B) {
+    join_on(Builder::new(), beside, here)
+}
+
+/// [`join`] with the new thread made by `builder`: a test's builder that asks for more
+/// stack than the system gives shows the fallback.
+fn join_on<A: Send, B>(
+    builder: Builder,
+    beside: impl FnOnce() -> A + Send,
+    here: impl FnOnce() -> B,
+) -> (Result<A>, B) {
+    // The work waits here until a thread takes it: a thread that does not start drops only
+    // the closure that would have taken it.
+    let waiting = Mutex::new(Some(beside));
+    let take = || {
+        waiting
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+    };
+    std::thread::scope(|scope| {
+        let started = builder
+            .spawn_scoped(scope, || take().map(|beside| beside()))
+            .ok();
+        let here = here();
+        let beside = match started {
+            Some(thread) => thread.join(),
+            None => catch_unwind(AssertUnwindSafe(|| take().map(|beside| beside()))),
+        };
+        // Exactly one of the two took the work, so it ran.
+        let beside = beside.map(|ran| ran.expect("the work beside ran once"));
+        (beside, here)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_results_come_back_from_a_thread() {
+        let here_thread = std::thread::current().id();
+        let (beside, here) = join(|| std::thread::current().id(), || 2);
+        assert_ne!(beside.unwrap(), here_thread);
+        assert_eq!(here, 2);
+    }
+
+    #[test]
+    fn work_a_thread_could_not_take_runs_here_after_the_rest() {
+        // No system gives a thread a stack of half the address space.
+        let refused = Builder::new().stack_size(usize::MAX / 2);
+        let order = Mutex::new(Vec::new());
+        let (beside, here) = join_on(
+            refused,
+            || {
+                order.lock().unwrap().push("beside");
+                std::thread::current().id()
+            },
+            || order.lock().unwrap().push("here"),
+        );
+        assert_eq!(beside.unwrap(), std::thread::current().id());
+        assert_eq!(here, ());
+        assert_eq!(*order.lock().unwrap(), ["here", "beside"]);
+    }
+
+    #[test]
+    fn a_panic_beside_is_returned_on_either_path() {
+        for builder in [Builder::new(), Builder::new().stack_size(usize::MAX / 2)] {
+            let (beside, here) = join_on(builder, || -> u8 { panic!("beside failed") }, || 1);
+            assert!(beside.is_err());
+            assert_eq!(here, 1);
+        }
+    }
+}
