@@ -36,7 +36,9 @@ pub(crate) fn interruptible<T: Send + 'static>(
         })
         .map_err(|error| {
             pyo3::exceptions::PyOSError::new_err(format!(
-                "tl-draw could not start its drawing thread: {error}"
+                "tl-draw could not start its drawing thread ({error}): this process is at the \
+                 system's limit of threads or memory; end other work in it or raise the limit \
+                 (`ulimit -u`), then draw again"
             ))
         })?;
     let worker = worker.thread().id();
