@@ -30,33 +30,23 @@ fn root_with_util_linux() -> bool {
     root && has("setpriv") && has("prlimit")
 }
 
-/// `tl-draw draw fixtures/real/NAME.json --collapse auto -o out`, with threads or as
-/// `nobody` without any.
-fn draw(name: &str, out: &Path, threads: bool) {
-    let trace = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures/real")
-        .join(format!("{name}.json"));
-    let program = env!("CARGO_BIN_EXE_tl-draw");
-    let draw = [
-        program,
-        "draw",
-        trace.to_str().unwrap(),
-        "--collapse",
-        "auto",
-        "-o",
-    ];
+/// `tl-draw draw NAME.json --collapse auto -o out` in `dir`, with threads or as `nobody`
+/// without any.
+fn draw(dir: &Path, name: &str, out: &Path, threads: bool) {
+    let program = dir.join("tl-draw");
     let mut command = if threads {
-        Command::new(program)
+        Command::new(&program)
     } else {
         let mut command = Command::new("setpriv");
         command.args(["--reuid=65534", "--regid=65534", "--clear-groups"]);
         command.args(["prlimit", "--nproc=1:1"]);
-        command.arg(program);
+        command.arg(&program);
         command
     };
     let output = command
-        .args(&draw[1..])
+        .args(["draw", &format!("{name}.json"), "--collapse", "auto", "-o"])
         .arg(out)
+        .current_dir(dir)
         .output()
         .expect("tl-draw runs");
     assert!(
@@ -73,15 +63,30 @@ fn every_format_is_drawn_the_same_where_no_thread_starts() {
         eprintln!("not run: needs root, setpriv and prlimit to refuse the program its threads");
         return;
     }
+    // `nobody` runs the program and reads the traces from a folder it can write in (the
+    // clone may be in a home folder it cannot enter).
     let dir = tempfile::tempdir().unwrap();
-    // `nobody` writes the files without threads into a folder of its own.
-    let mode = std::os::unix::fs::PermissionsExt::from_mode(0o777);
-    std::fs::set_permissions(dir.path(), mode).unwrap();
+    let open = |path: &Path, mode: u32| {
+        let mode = std::os::unix::fs::PermissionsExt::from_mode(mode);
+        std::fs::set_permissions(path, mode).unwrap();
+    };
+    open(dir.path(), 0o777);
+    let program = dir.path().join("tl-draw");
+    std::fs::copy(env!("CARGO_BIN_EXE_tl-draw"), &program).unwrap();
+    open(&program, 0o755);
+    let real = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/real");
+    for (name, _) in DRAWN {
+        let trace = dir.path().join(format!("{name}.json"));
+        if !trace.exists() {
+            std::fs::copy(real.join(format!("{name}.json")), &trace).unwrap();
+            open(&trace, 0o644);
+        }
+    }
     for (name, format) in DRAWN {
         let with = dir.path().join(format!("{name}.threads.{format}"));
         let without = dir.path().join(format!("{name}.none.{format}"));
-        draw(name, &with, true);
-        draw(name, &without, false);
+        draw(dir.path(), name, &with, true);
+        draw(dir.path(), name, &without, false);
         let (with, without) = (
             std::fs::read(with).unwrap(),
             std::fs::read(without).unwrap(),
