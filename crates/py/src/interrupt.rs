@@ -15,10 +15,11 @@ use tl_draw::progress::{Progress, SHOW_AFTER};
 const CHECK_EVERY: Duration = Duration::from_millis(50);
 
 /// Runs `work` on a worker thread and returns its result, raising `KeyboardInterrupt` (or
-/// whatever a signal handler raises) within about 50 ms of Ctrl-C. An interrupted worker
-/// cannot be stopped: it is left to finish on its own, its writes cancelled (a file it was
-/// about to replace stays as it was, and its temporary file is removed) and its result
-/// dropped. User callables it calls take the GIL as they would on the calling thread.
+/// whatever a signal handler raises) within about 50 ms of Ctrl-C; where no thread starts,
+/// runs it here. An interrupted worker cannot be stopped: it is left to finish on its own,
+/// its writes cancelled (a file it was about to replace stays as it was, and its temporary
+/// file is removed) and its result dropped. User callables it calls take the GIL as they
+/// would on the calling thread.
 pub(crate) fn interruptible<T: Send + 'static>(
     py: Python<'_>,
     work: impl FnOnce() -> T + Send + 'static,
@@ -26,22 +27,23 @@ pub(crate) fn interruptible<T: Send + 'static>(
     let (sender, receiver) = channel();
     let progress = Progress::new();
     let watched = progress.clone();
-    let worker = std::thread::Builder::new()
-        .name("tl-draw".to_owned())
-        .spawn(move || {
-            let result = watched.watch(work);
-            tl_trace_model::forget_cancelled(std::thread::current().id());
-            // The caller may have stopped waiting (interrupted): nothing to hand over then.
-            let _ = sender.send(result);
-        })
-        .map_err(|error| {
-            pyo3::exceptions::PyOSError::new_err(format!(
-                "tl-draw could not start its drawing thread ({error}): this process is at the \
-                 system's limit of threads or memory; end other work in it or raise the limit \
-                 (`ulimit -u`), then draw again"
-            ))
-        })?;
-    let worker = worker.thread().id();
+    let job = move || {
+        let result = watched.watch(work);
+        tl_trace_model::forget_cancelled(std::thread::current().id());
+        // The caller may have stopped waiting (interrupted): nothing to hand over then.
+        let _ = sender.send(result);
+    };
+    let worker = std::thread::Builder::new().name("tl-draw".to_owned());
+    let worker = match tl_threads::spawn_or_give_back(worker, job) {
+        Ok(worker) => worker.thread().id(),
+        // No thread to be had (the process is at the system's limit): the drawing runs here,
+        // without the interpreter's lock, to its end; Ctrl-C and the progress display wait.
+        Err(job) => {
+            // A panic ends it as it ends the worker: no result sent.
+            py.detach(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)).ok());
+            return receiver.recv().map_err(|_| stopped_without_result());
+        }
+    };
     let mut receiver = receiver;
     let mut shown = Shown::default();
     let outcome = loop {
@@ -57,15 +59,18 @@ pub(crate) fn interruptible<T: Send + 'static>(
                 }
                 shown.report(py, &progress);
             }
-            Err(RecvTimeoutError::Disconnected) => {
-                break Err(pyo3::exceptions::PyRuntimeError::new_err(
-                    "tl-draw's drawing thread stopped without a result (a bug: please report it with the trace)",
-                ))
-            }
+            Err(RecvTimeoutError::Disconnected) => break Err(stopped_without_result()),
         }
     };
     shown.finish(py);
     outcome
+}
+
+/// The drawing ended without handing over its result: a panic in the drawing.
+fn stopped_without_result() -> PyErr {
+    pyo3::exceptions::PyRuntimeError::new_err(
+        "tl-draw's drawing thread stopped without a result (a bug: please report it with the trace)",
+    )
 }
 
 /// What the waiting thread has shown of the progress: its `tl_draw._progress.Display`, made
