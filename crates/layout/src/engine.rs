@@ -381,7 +381,17 @@ fn system_dot(dot: &str, format: TextFormat) -> Result<String, LayoutError> {
     // Write on another thread so a large output cannot deadlock against a full pipe.
     let mut stdin = child.stdin.take().expect("stdin is piped");
     let source = dot.to_owned();
-    let writer = std::thread::spawn(move || stdin.write_all(source.as_bytes()));
+    let writer = std::thread::Builder::new().spawn(move || stdin.write_all(source.as_bytes()));
+    let Ok(writer) = writer else {
+        // Written in turn, a drawing larger than the pipe would wait on dot's full output.
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err(failed(
+            "the system started no thread to feed dot its input (the process is at its \
+             limit of threads)"
+                .to_owned(),
+        ));
+    };
     let output = child
         .wait_with_output()
         .map_err(|error| failed(error.to_string()))?;
