@@ -69,6 +69,11 @@ fn take<F>(slot: &Mutex<Option<F>>) -> Option<F> {
 mod tests {
     use super::*;
 
+    /// A builder whose thread no system starts: a stack of half the address space.
+    fn refused() -> Builder {
+        Builder::new().stack_size(usize::MAX / 2)
+    }
+
     #[test]
     fn both_results_come_back_from_a_thread() {
         let here_thread = std::thread::current().id();
@@ -79,11 +84,9 @@ mod tests {
 
     #[test]
     fn work_a_thread_could_not_take_runs_here_after_the_rest() {
-        // No system gives a thread a stack of half the address space.
-        let refused = Builder::new().stack_size(usize::MAX / 2);
         let order = Mutex::new(Vec::new());
         let (beside, here) = join_on(
-            refused,
+            refused(),
             || {
                 order.lock().unwrap().push("beside");
                 std::thread::current().id()
@@ -99,7 +102,7 @@ mod tests {
     fn work_is_given_back_when_its_thread_does_not_start() {
         let (sender, receiver) = std::sync::mpsc::channel();
         let work = move || sender.send(std::thread::current().id()).unwrap();
-        let given_back = spawn_or_give_back(Builder::new().stack_size(usize::MAX / 2), work);
+        let given_back = spawn_or_give_back(refused(), work);
         let Err(work) = given_back else {
             panic!("the refused thread started");
         };
@@ -121,7 +124,7 @@ mod tests {
 
     #[test]
     fn a_panic_beside_is_returned_on_either_path() {
-        for builder in [Builder::new(), Builder::new().stack_size(usize::MAX / 2)] {
+        for builder in [Builder::new(), refused()] {
             let (beside, here) = join_on(builder, || -> u8 { panic!("beside failed") }, || 1);
             assert!(beside.is_err());
             assert_eq!(here, 1);
