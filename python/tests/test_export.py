@@ -333,18 +333,30 @@ def test_fields_read_ahead_from_the_row_store_are_what_the_ops_say(name: str) ->
     trace = builders[name]()["trace"] if name in builders else trace_real(name)["trace"]
     ops = list(trace.ops)
     fast = row_store._prefetched_ops(ops)
-    plain_fields = row_store._plain_fields(type(ops[0]))
-    assert plain_fields and len(plain_fields) >= 25, "the row store is read ahead (TorchLens internals as expected)"
+    read_ahead_fields = row_store._fields_read_ahead(type(ops[0]))
+    assert read_ahead_fields and len(read_ahead_fields) >= 30, (
+        "the row store is read ahead (TorchLens internals as expected)"
+    )
+    # Shared facts, edge-table views and relation views included, not only plain cells.
+    assert {"func_config", "code_context", "parents", "_param_logs", "type"} <= set(read_ahead_fields)
     unset = object()
     for op, read_ahead in zip(ops, fast, strict=True):
-        for field in plain_fields:
-            assert read_ahead.__dict__.get(field, unset) == getattr(op, field, unset), (op.label, field)
-    original = convert._prefetched_ops  # type: ignore[attr-defined]
+        for field in read_ahead_fields:
+            ahead, plain = read_ahead.__dict__.get(field, unset), getattr(op, field, unset)
+            assert ahead == plain, (op.label, field)
+            if isinstance(ahead, (list, tuple, dict, set)):
+                # A container read ahead is the one the op keeps (hydrated once, per row).
+                assert ahead is plain, (op.label, field)
+        assert read_ahead.__dict__["layer_type"] == op.layer_type, op.label
+        assert read_ahead.__dict__["params"] == list(op.params), op.label
+    # The parameters as the accessor yields them, the ops attribute by attribute.
+    originals = convert._prefetched_ops, convert.stored_params  # type: ignore[attr-defined]
     try:
         convert._prefetched_ops = lambda ops: list(ops)  # type: ignore[attr-defined]
+        convert.stored_params = lambda trace: list(trace.params)  # type: ignore[attr-defined]
         attribute_by_attribute = export_trace(trace)
     finally:
-        convert._prefetched_ops = original  # type: ignore[attr-defined]
+        convert._prefetched_ops, convert.stored_params = originals  # type: ignore[attr-defined]
     assert export_trace(trace) == attribute_by_attribute
 
 

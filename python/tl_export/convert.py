@@ -15,7 +15,7 @@ from typing import Any
 import torch
 
 from .pictures import _feature_map_picture, _png_picture, annotation_picture
-from .row_store import _prefetched_ops
+from .row_store import _prefetched_ops, stored_params
 from .values import (
     _arg_value,
     _dtype,
@@ -344,7 +344,7 @@ def _fill_children(ops: list[dict[str, Any]]) -> None:
 
 def _export_params(trace: Any) -> list[dict[str, Any]]:
     params = []
-    for p in trace.params:
+    for p in stored_params(trace):
         params.append(
             {
                 "address": p.address,

@@ -12,11 +12,12 @@ from collections.abc import Sequence
 from typing import Any
 
 #: The op fields ``_export_op`` reads, prefetched column by column when TorchLens stores them
-#: plainly (see ``_prefetched_ops``).
+#: in its row store (see ``_prefetched_ops``). ``type`` is what ``layer_type`` returns and
+#: ``_param_logs`` what ``params`` is made of (see ``_PROPERTIES``).
 _OP_FIELDS = (
     "label",
     "layer_label",
-    "layer_type",
+    "type",
     "func_name",
     "type_index",
     "pass_index",
@@ -51,11 +52,21 @@ _OP_FIELDS = (
     "is_input",
     "is_output",
     "is_buffer",
+    "_param_logs",
 )
+
+#: ``Op`` properties made from one stored field (the last name), by the names their code
+#: reads: read ahead when TorchLens's property reads exactly these, else the op's own is used.
+_PROPERTIES = {
+    # layer_type: ``cast(str, self.type)``
+    "layer_type": ("cast", "str", "type"),
+    # params: ``ParamAccessor({p.address: p for p in self._param_logs})``
+    "params": ("param", "ParamAccessor", "_param_logs"),
+}
 
 
 class _Prefetched:
-    """An op's plainly stored fields, read ahead; any other attribute is the op's own."""
+    """An op's stored fields, read ahead; any other attribute is the op's own."""
 
     def __init__(self, op: Any, fields: dict[str, Any]) -> None:
         self.__dict__.update(fields)
@@ -65,66 +76,127 @@ class _Prefetched:
         return getattr(self._op, name)
 
 
-def _plain_fields(op_type: type) -> list[str] | None:
-    """Which of ``_OP_FIELDS`` TorchLens 2.36's ``Op`` keeps as plain row-store cells (read
-    by ``_OpField.__get__``, not intercepted by ``Op.__getattribute__``), or ``None`` when
-    its internals are not the ones this reads."""
+#: How a field descriptor reads its cell: ``plain`` (a pooled container hydrated), ``fact``
+#: (a shared-fact sentinel hydrated) or ``dataflow`` (an edge-table sentinel materialized).
+_Kind = str
+
+
+def _field_kinds(op_type: type) -> dict[str, _Kind] | None:
+    """Which of ``_OP_FIELDS`` TorchLens 2.36's ``Op`` keeps as row-store cells (read by one
+    of its field descriptors, not intercepted by ``Op.__getattribute__``), and how each is
+    read; ``None`` when its internals are not the ones this reads."""
     try:
         from torchlens.data_classes import op as op_module
 
-        field_type = op_module._OpField
+        getters: dict[Any, _Kind] = {
+            op_module._OpField.__get__: "plain",
+            op_module._FactField.__get__: "fact",
+            op_module._DataflowField.__get__: "dataflow",
+        }
         intercepted = op_module._INTERCEPTED_READ_FIELDS
     except (ImportError, AttributeError):
         return None
-    plain = []
+    kinds = {}
     for name in _OP_FIELDS:
         descriptor: Any = next((vars(c)[name] for c in op_type.__mro__ if name in vars(c)), None)
-        if name not in intercepted and type(descriptor).__get__ is field_type.__get__:
-            plain.append(name)
-    return plain
+        kind = getters.get(getattr(type(descriptor), "__get__", None))
+        if name not in intercepted and kind is not None:
+            kinds[name] = kind
+    return kinds
+
+
+def _fields_read_ahead(op_type: type) -> list[str] | None:
+    """The fields ``_prefetched_ops`` reads ahead (for tests)."""
+    kinds = _field_kinds(op_type)
+    return None if kinds is None else list(kinds)
+
+
+def _properties(op_type: type, kinds: dict[str, _Kind]) -> list[str]:
+    """Which of ``_PROPERTIES`` are TorchLens's property of the expected code, their field read."""
+    found = []
+    for name, code_names in _PROPERTIES.items():
+        prop = next((vars(c)[name] for c in op_type.__mro__ if name in vars(c)), None)
+        code = getattr(getattr(prop, "fget", None), "__code__", None)
+        if isinstance(prop, property) and code is not None and code.co_names == code_names:
+            if code_names[-1] in kinds:
+                found.append(name)
+    return found
+
+
+def _with_properties(fields: dict[str, Any], properties: list[str]) -> dict[str, Any]:
+    """``fields`` with the values of ``properties`` made as TorchLens's properties make them."""
+    if "layer_type" in properties and "type" in fields:
+        fields["layer_type"] = fields["type"]
+    if "params" in properties and "_param_logs" in fields:
+        # The accessor's items in its order: one per address, the last of each.
+        fields["params"] = list({p.address: p for p in fields["_param_logs"]}.values())
+    return fields
 
 
 def _prefetched_ops(ops: Sequence[Any]) -> list[Any]:
-    """``ops`` with their plainly stored fields read ahead from TorchLens's row store: a read
-    through ``Op.__getattribute__``, the field descriptor and the store costs about 2 us, and
-    a GPT-2 small trace takes 25,000 of them (a third of its conversion). A frozen store is
+    """``ops`` with their stored fields read ahead from TorchLens's row store: a read through
+    ``Op.__getattribute__``, the field descriptor and the store costs about 2 us, and a
+    GPT-2 small trace takes 25,000 of them (a third of its conversion). A frozen store is
     read a column at a time. Reads exactly what the descriptor returns (an unset cell stays
     unset: the op raises as before); with other internals, the ops as they are.
     ``tests/test_export.py`` checks every field of real traces against a plain read."""
     if not ops:
         return list(ops)
     op_type = type(ops[0])
-    plain = _plain_fields(op_type)
-    if not plain:
+    kinds = _field_kinds(op_type)
+    if not kinds:
         return list(ops)
     try:
         from torchlens._trace_core.op_store import OpRowStore
         from torchlens.data_classes import op as op_module
 
-        core_of, row_of = op_module._CORE_GET, op_module._ROW_GET
-        missing, pooled = op_module._MISSING, op_module.PooledCell  # type: ignore[attr-defined]
-        columns = [(name, op_module.Op.__dict__[name]._fid) for name in plain]
+        internals: Any = op_module  # private names, not in its typed surface
+        core_of, row_of = internals._CORE_GET, internals._ROW_GET
+        columns = [(name, internals.Op.__dict__[name]._fid, kind) for name, kind in kinds.items()]
+        sentinels = _Sentinels(internals._MISSING, internals.PooledCell, internals._FACT, internals._CSR)
+        materialize = internals.materialize_dataflow_view
     except (ImportError, AttributeError, KeyError):
         return list(ops)
     try:
-        fields = _read_ahead(ops, op_type, columns, core_of, row_of, missing, pooled, OpRowStore)
+        fields = _read_ahead(ops, op_type, columns, core_of, row_of, sentinels, materialize, OpRowStore)
     except (AttributeError, IndexError, KeyError, TypeError):
         return list(ops)  # a store of another shape: read attribute by attribute
-    return [_Prefetched(op, values) if type(op) is op_type else op for op, values in zip(ops, fields, strict=True)]
+    properties = _properties(op_type, kinds)
+    return [
+        _Prefetched(op, _with_properties(values, properties)) if type(op) is op_type else op
+        for op, values in zip(ops, fields, strict=True)
+    ]
+
+
+def stored_params(trace: Any) -> Sequence[Any]:
+    """``trace.params`` as stored: iterating the accessor first looks each parameter up in
+    the live model again (``model.get_parameter``, a third of exporting the parameters),
+    which the fields the converter reads (address, shape, sizes) do not depend on."""
+    accessor = trace.params
+    stored = getattr(accessor, "_list", None)
+    return stored if isinstance(stored, list) else list(accessor)
+
+
+class _Sentinels:
+    """TorchLens's cell markers: unset, a pooled container, a shared fact, an edge-table view."""
+
+    def __init__(self, missing: Any, pooled: Any, fact: Any, csr: Any) -> None:
+        self.missing, self.pooled, self.fact, self.csr = missing, pooled, fact, csr
 
 
 def _read_ahead(
     ops: Sequence[Any],
     op_type: type,
-    columns: list[tuple[str, int]],
+    columns: list[tuple[str, int, _Kind]],
     core_of: Any,
     row_of: Any,
-    missing: Any,
-    pooled: Any,
+    sentinels: _Sentinels,
+    materialize: Any,
     frozen_type: Any,
 ) -> list[dict[str, Any]]:
-    """Per op, its cells of ``columns`` (field name, column id) that are set."""
+    """Per op, its cells of ``columns`` (field name, column id, kind) that are set."""
     fields: list[dict[str, Any]] = [{} for _ in ops]
+    missing, pooled, fact, csr = sentinels.missing, sentinels.pooled, sentinels.fact, sentinels.csr
     # Ops of one store, read together (a trace has one; an op of another type is read as is).
     by_store: dict[int, tuple[Any, list[tuple[int, int]]]] = {}
     value: Any
@@ -132,27 +204,56 @@ def _read_ahead(
         if type(op) is op_type:
             store = core_of(op)
             by_store.setdefault(id(store), (store, []))[1].append((at, row_of(op)))
-    for store, rows in by_store.values():
+    for store, placed in by_store.values():
+        rows = [row for _, row in placed]
+        records = [fields[at] for at, _ in placed]
         frozen = type(store) is frozen_type and store._rows is None and store._columns is not None
-        for name, fid in columns:
-            if frozen:
-                # OpRowStore.cell_get of a frozen store: the overlay, else the column.
-                column = store._columns[fid]
-                values = column.values.tolist() if column.packed else column.values
-                present, overlay, width = column.present, store._overlay, store.layout.n_fields
-                cells = [
-                    overlay.get(row * width + fid, values[row] if present is None or present[row] else missing)
-                    if overlay
-                    else (values[row] if present is None or present[row] else missing)
-                    for _, row in rows
-                ]
-            else:
-                cells = [store.cell_get(row, fid) for _, row in rows]
-            for (at, row), value in zip(rows, cells, strict=True):
+        cells_of = _frozen_cells(store, rows, [fid for _, fid, _ in columns], missing) if frozen else None
+        for name, fid, kind in columns:
+            cells = cells_of(fid) if cells_of is not None else [store.cell_get(row, fid) for row in rows]
+            for record, row, value in zip(records, rows, cells, strict=True):
                 if value is missing:
                     continue
-                if value.__class__ is pooled:
-                    value = value.hydrate()
-                    store.cell_set(row, fid, value)  # as the descriptor does: one container per row
-                fields[at][name] = value
+                # As the field's descriptor does: a marked cell becomes its value, kept in the row.
+                if kind == "plain":
+                    if value.__class__ is pooled:
+                        value = value.hydrate()
+                        store.cell_set(row, fid, value)
+                elif kind == "fact":
+                    if value is fact:
+                        value = store.fact_blocks.hydrate(row, name)
+                        store.cell_set(row, fid, value)
+                elif value is csr:
+                    value = materialize(store, row, name)
+                    store.cell_set(row, fid, value)
+                record[name] = value
     return fields
+
+
+def _frozen_cells(store: Any, rows: list[int], fids: list[int], missing: Any) -> Any:
+    """``OpRowStore.cell_get`` of a frozen store, a column at a time: the overlay (its
+    entries for ``fids``, gathered once), else the column's value where it is present."""
+    width = store.layout.n_fields
+    wanted = set(fids)
+    position = {row: at for at, row in enumerate(rows)}
+    overlaid: dict[int, list[tuple[int, Any]]] = {}
+    for key, value in store._overlay.items() if store._overlay else ():
+        row, fid = divmod(key, width)
+        at = position.get(row)
+        if fid in wanted and at is not None:
+            overlaid.setdefault(fid, []).append((at, value))
+    first = rows[0] if rows else 0
+    contiguous = rows == list(range(first, first + len(rows)))
+
+    def cells(fid: int) -> list[Any]:
+        column = store._columns[fid]
+        values = column.values.tolist() if column.packed else column.values
+        read = values[first : first + len(rows)] if contiguous else [values[row] for row in rows]
+        present = column.present
+        if present is not None:
+            read = [value if present[row] else missing for value, row in zip(read, rows, strict=True)]
+        for at, value in overlaid.get(fid, ()):
+            read[at] = value
+        return read
+
+    return cells
