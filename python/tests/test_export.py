@@ -320,19 +320,45 @@ def test_annotation_pictures_png_as_is_others_from_a_png_copy(tmp_path: Path) ->
     assert (copied["width"], copied["height"]) == (260, 140)
 
 
-@pytest.mark.parametrize("name", ["unet", "gpt2_6", "edited", "backward"])
+def _columnar_unet() -> dict[str, Any]:
+    """UNet with its row store transposed into columns, as TorchLens stores traces of 512
+    ops or more (GPT-2 small, DenseNet-121) once they are finished."""
+    from torchlens._trace_core import op_store
+
+    from tl_export.real_models import trace_real
+
+    threshold = op_store._TRANSPOSE_MIN_ROWS
+    op_store._TRANSPOSE_MIN_ROWS = 0
+    try:
+        built = trace_real("unet")
+    finally:
+        op_store._TRANSPOSE_MIN_ROWS = threshold
+    store = op_store.OpRowStore
+    assert {type(op._core) is store and op._core._rows is None for op in built["trace"].ops} == {True}
+    return built
+
+
+@pytest.mark.parametrize("name", ["unet", "unet_columns", "gpt2_6", "edited", "backward"])
 def test_fields_read_ahead_from_the_row_store_are_what_the_ops_say(name: str) -> None:
     """The converter reads TorchLens's row store column by column: every field it reads
-    ahead is exactly the attribute's value (or, unset, absent), on real architectures, an
-    edited fork (a copy-on-write view of its parent's store) and a trace with gradients,
-    and the whole export is the same as reading attribute by attribute."""
+    ahead is exactly the attribute's value (or, unset, absent), on real architectures (their
+    store by rows, and by columns as for large traces), an edited fork (a copy-on-write view
+    of its parent's store) and a trace with gradients, and the whole export is the same as
+    reading attribute by attribute."""
     from tl_export import convert, row_store
     from tl_export.real_models import trace_real
 
-    builders = {"edited": fixtures._edited_pair, "backward": fixtures._backward(1)}
+    builders = {"edited": fixtures._edited_pair, "backward": fixtures._backward(1), "unet_columns": _columnar_unet}
     trace = builders[name]()["trace"] if name in builders else trace_real(name)["trace"]
     ops = list(trace.ops)
+    # Read as TorchLens reads them first: hydrated values are kept in the store (its
+    # overlay, in a store by columns), where the read-ahead must find the same ones.
+    shared = ("func_config", "parents", "code_context")
+    read_before = {at: [getattr(op, field) for field in shared] for at, op in enumerate(ops) if at % 2}
     fast = row_store._prefetched_ops(ops)
+    for at, values in read_before.items():
+        assert [fast[at].__dict__[field] for field in shared] == values
+        assert all(fast[at].__dict__[field] is value for field, value in zip(shared, values, strict=True))
     read_ahead_fields = row_store._fields_read_ahead(type(ops[0]))
     assert read_ahead_fields and len(read_ahead_fields) >= 30, (
         "the row store is read ahead (TorchLens internals as expected)"
@@ -357,7 +383,13 @@ def test_fields_read_ahead_from_the_row_store_are_what_the_ops_say(name: str) ->
         attribute_by_attribute = export_trace(trace)
     finally:
         convert._prefetched_ops, convert.stored_params = originals  # type: ignore[attr-defined]
-    assert export_trace(trace) == attribute_by_attribute
+    exported = export_trace(trace)
+    assert exported == attribute_by_attribute
+    # Call sites are read once a frame: each op's are its own frame's.
+    unshared = convert._CallSites(None)
+    for op, record in zip(ops, exported["ops"], strict=True):
+        frames = (op.code_context or [])[:1]
+        assert record.get("call_sites", []) == [site for site in map(unshared._site, frames) if site is not None]
 
 
 def test_value_stats_can_be_left_out_and_nothing_else_changes() -> None:

@@ -207,10 +207,18 @@ def _read_ahead(
     for store, placed in by_store.values():
         rows = [row for _, row in placed]
         records = [fields[at] for at, _ in placed]
-        frozen = type(store) is frozen_type and store._rows is None and store._columns is not None
+        # OpRowStore.cell_get read in bulk, where the store's class reads cells as it does.
+        own_reads = type(store).cell_get is frozen_type.cell_get
+        table = store._rows if own_reads else None
+        frozen = type(store) is frozen_type and table is None and store._columns is not None
         cells_of = _frozen_cells(store, rows, [fid for _, fid, _ in columns], missing) if frozen else None
         for name, fid, kind in columns:
-            cells = cells_of(fid) if cells_of is not None else [store.cell_get(row, fid) for row in rows]
+            if cells_of is not None:
+                cells = cells_of(fid)
+            elif table is not None:  # a row-major store: each row's cells in a list
+                cells = [table[row][fid] for row in rows]
+            else:
+                cells = [store.cell_get(row, fid) for row in rows]
             for record, row, value in zip(records, rows, cells, strict=True):
                 if value is missing:
                     continue
