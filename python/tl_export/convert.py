@@ -134,16 +134,17 @@ class _CallSites:
 
     def __init__(self, root: str | None) -> None:
         self.root = root
-        # By the frame's identity: the ops keep their frames alive while they are converted.
-        self.known: dict[int, dict[str, Any] | None] = {}
+        # By the frame's identity, the frame kept with its site so that no later frame can
+        # take a freed one's identity (a record may hand out fresh frames on every read).
+        self.known: dict[int, tuple[Any, dict[str, Any] | None]] = {}
 
     def of(self, op: Any) -> list[dict[str, Any]]:
         sites = []
         for frame in (op.code_context or [])[:1]:
             key = id(frame)
             if key not in self.known:
-                self.known[key] = self._site(frame)
-            site = self.known[key]
+                self.known[key] = (frame, self._site(frame))
+            site = self.known[key][1]
             if site is not None:
                 sites.append(dict(site))
         return sites

@@ -9,7 +9,7 @@ reads attribute by attribute."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 #: The op fields ``_export_op`` reads, prefetched column by column when TorchLens stores them
 #: in its row store (see ``_prefetched_ops``). ``type`` is what ``layer_type`` returns and
@@ -78,7 +78,7 @@ class _Prefetched:
 
 #: How a field descriptor reads its cell: ``plain`` (a pooled container hydrated), ``fact``
 #: (a shared-fact sentinel hydrated) or ``dataflow`` (an edge-table sentinel materialized).
-_Kind = str
+_Kind = Literal["plain", "fact", "dataflow"]
 
 
 def _field_kinds(op_type: type) -> dict[str, _Kind] | None:
@@ -96,7 +96,7 @@ def _field_kinds(op_type: type) -> dict[str, _Kind] | None:
         intercepted = op_module._INTERCEPTED_READ_FIELDS
     except (ImportError, AttributeError):
         return None
-    kinds = {}
+    kinds: dict[str, _Kind] = {}
     for name in _OP_FIELDS:
         descriptor: Any = next((vars(c)[name] for c in op_type.__mro__ if name in vars(c)), None)
         kind = getters.get(getattr(type(descriptor), "__get__", None))
@@ -136,9 +136,11 @@ def _with_properties(fields: dict[str, Any], properties: list[str]) -> dict[str,
 def _prefetched_ops(ops: Sequence[Any]) -> list[Any]:
     """``ops`` with their stored fields read ahead from TorchLens's row store: a read through
     ``Op.__getattribute__``, the field descriptor and the store costs about 2 us, and a
-    GPT-2 small trace takes 25,000 of them (a third of its conversion). A frozen store is
-    read a column at a time. Reads exactly what the descriptor returns (an unset cell stays
-    unset: the op raises as before); with other internals, the ops as they are.
+    GPT-2 small trace takes 25,000 of them (a third of its conversion). A store by columns
+    (TorchLens's for 512 ops or more) is read a column at a time, one by rows a row's list
+    at a time. Reads exactly what the descriptor returns (an unset cell stays unset: the op
+    raises as before, a hydrated value is kept in the row as the descriptor keeps it); with
+    other internals, the ops as they are.
     ``tests/test_export.py`` checks every field of real traces against a plain read."""
     if not ops:
         return list(ops)
