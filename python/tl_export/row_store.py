@@ -1,10 +1,11 @@
-"""Reading many fields of many TorchLens ops at once, from the row store behind them.
+"""Reading many fields of many TorchLens ops at once, from the row store behind them, and
+the trace's parameters as stored.
 
-The one place the adapter reads TorchLens 2.36's private internals (``torchlens._trace_core``
-and the ``Op`` field descriptors): a plain attribute read costs about 2 us, and a real
-model's conversion takes tens of thousands. What it reads is exactly what the attributes
-return (tested field by field); with other internals it steps aside and the converter
-reads attribute by attribute."""
+The one place the adapter reads TorchLens 2.36's private internals (``torchlens._trace_core``,
+the ``Op`` field descriptors and properties, the parameter accessor's list): a plain
+attribute read costs about 2 us, and a real model's conversion takes tens of thousands.
+What it reads is exactly what the attributes return (tested field by field); with other
+internals it steps aside and the converter reads attribute by attribute."""
 
 from __future__ import annotations
 
