@@ -359,7 +359,7 @@ def test_fields_read_ahead_from_the_row_store_are_what_the_ops_say(name: str) ->
     for at, values in read_before.items():
         assert [fast[at].__dict__[field] for field in shared] == values
         assert all(fast[at].__dict__[field] is value for field, value in zip(shared, values, strict=True))
-    read_ahead_fields = row_store._fields_read_ahead(type(ops[0]))
+    read_ahead_fields = list(row_store._field_kinds(type(ops[0])) or ())
     assert read_ahead_fields and len(read_ahead_fields) >= 30, (
         "the row store is read ahead (TorchLens internals as expected)"
     )

@@ -106,12 +106,6 @@ def _field_kinds(op_type: type) -> dict[str, _Kind] | None:
     return kinds
 
 
-def _fields_read_ahead(op_type: type) -> list[str] | None:
-    """The fields ``_prefetched_ops`` reads ahead (for tests)."""
-    kinds = _field_kinds(op_type)
-    return None if kinds is None else list(kinds)
-
-
 def _properties(op_type: type, kinds: dict[str, _Kind]) -> list[str]:
     """Which of ``_PROPERTIES`` are TorchLens's property of the expected code, their field read."""
     found = []
