@@ -9,6 +9,7 @@ internals it steps aside and the converter reads attribute by attribute."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -99,7 +100,7 @@ def _field_kinds(op_type: type) -> dict[str, _Kind] | None:
         return None
     kinds: dict[str, _Kind] = {}
     for name in _OP_FIELDS:
-        descriptor: Any = next((vars(c)[name] for c in op_type.__mro__ if name in vars(c)), None)
+        descriptor = inspect.getattr_static(op_type, name, None)
         kind = getters.get(getattr(type(descriptor), "__get__", None))
         if name not in intercepted and kind is not None:
             kinds[name] = kind
@@ -110,7 +111,7 @@ def _properties(op_type: type, kinds: dict[str, _Kind]) -> list[str]:
     """Which of ``_PROPERTIES`` are TorchLens's property of the expected code, their field read."""
     found = []
     for name, code_names in _PROPERTIES.items():
-        prop = next((vars(c)[name] for c in op_type.__mro__ if name in vars(c)), None)
+        prop = inspect.getattr_static(op_type, name, None)
         code = getattr(getattr(prop, "fget", None), "__code__", None)
         if isinstance(prop, property) and code is not None and code.co_names == code_names:
             if code_names[-1] in kinds:
