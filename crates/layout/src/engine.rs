@@ -322,9 +322,9 @@ pub(crate) fn write_formats(
 }
 
 /// `dot` parsed (an owned one is let go then) and laid out by graphviz-pure's `dot`, given
-/// to `write` with its nodes' geometries when they were measured beside the layout
-/// ([`crate::sizing::lay_out_while_measuring`]; the writers take them instead of measuring
-/// again): the facade's `parse_dot`, `layout_graph` and `render_graph`, on the graph
+/// to `write` with its nodes' geometries when they were measured (before the layout, which
+/// reads them too: [`crate::sizing::lay_out_with_dot`]; the writers take them instead of
+/// measuring again): the facade's `parse_dot`, `layout_graph` and `render_graph`, on the graph
 /// itself, as the painting needs it; layout diagnostics are warnings about the drawing, not
 /// failures, and are dropped.
 fn embedded_graph<T>(
@@ -337,9 +337,7 @@ fn embedded_graph<T>(
     crate::progress::mark(crate::progress::Step::Placing);
     let (result, _diagnostics) = graphviz_pure_core::diag::capture(|| {
         let mut graph = parsed_afresh(dot)?;
-        let (laid_out, measured) = crate::sizing::lay_out_while_measuring(&mut graph, |graph| {
-            graphviz_pure_layout::layout_graph(graph, graphviz_pure_layout::LayoutEngine::Dot)
-        });
+        let (laid_out, measured) = crate::sizing::lay_out_with_dot(&mut graph);
         laid_out?;
         crate::progress::mark(crate::progress::Step::Writing);
         write(&graph, measured)

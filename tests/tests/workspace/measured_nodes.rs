@@ -1,8 +1,8 @@
-//! graphviz-pure's `dot` sizes the nodes inside its layout, where the sizes cannot be
-//! reached, so `tl-layout` measures a copy of the graph on another thread while it lays out
-//! and hands the geometries to the writers instead of letting them measure every label
-//! again. Every format must be what graphviz-pure's own facade writes (parse, lay out,
-//! render, each label measured again), byte for byte.
+//! graphviz-pure's `dot` sizes every node twice inside its layout, and its writers once
+//! more. `tl-layout` measures the nodes once, before the layout, and hands the geometries
+//! to its patch of `dot` (which reads them instead of sizing) and then to the writers.
+//! Every format must be what graphviz-pure's own facade writes (parse, lay out, render,
+//! each label measured three times), byte for byte.
 
 use tl_draw::{draw, forget_recent_layouts, DrawOptions, LayoutEngine, Trace, View};
 use tl_layout::{lay_out, TextFormat};
@@ -45,7 +45,7 @@ fn assert_written_as_graphviz_pure_writes(name: &str, trace: &Trace, options: &D
 }
 
 #[test]
-fn dot_writes_with_the_nodes_measured_beside_its_layout_as_graphviz_pure_does() {
+fn dot_lays_out_and_writes_with_the_nodes_measured_once_as_graphviz_pure_does() {
     let guide = [
         ("convnet", DrawOptions::default()),
         ("gpt2", DrawOptions::default()),

@@ -1,15 +1,16 @@
-//! Sizes every node of a graph, as graphviz-pure's `size_graph_nodes` does, for the writers:
-//! they take the nodes' geometries (`GraphJobs::use_measured_nodes`) rather than parse and
-//! measure every label again after the layout.
+//! Sizes every node of a graph, as graphviz-pure's `size_graph_nodes` does, once for the
+//! layout and the writers: the writers take the nodes' geometries
+//! (`GraphJobs::use_measured_nodes`) rather than parse and measure every label again after
+//! the layout.
 //!
 //! The layered engine sizes the nodes itself before placing them ([`size_nodes`]), on up to
 //! [`MOST_THREADS`] threads: each label parses and measures on its own, so the nodes split
 //! into runs, each measured on a thread of its own, and the geometries come back in node
-//! order. graphviz-pure's `dot` sizes them inside its layout, where they cannot be reached,
-//! so a copy of the graph is measured on another thread while it lays out
-//! ([`lay_out_while_measuring`]): the writers' second measuring, a tenth to a fifth of a
-//! small drawing's layout, moves to the machine's second core (the work is the same: the
-//! copy is measured instead of the laid-out graph).
+//! order. graphviz-pure's `dot` sizes every node twice inside its layout (once for all
+//! nodes, once more as it sets each one up); tl-draw's patch of it takes geometries
+//! measured before the layout instead ([`lay_out_with_dot`], on two threads when the
+//! drawing has enough nodes), which the writers then take as well: each label is parsed
+//! and measured once, where it used to be three times.
 //!
 //! A thread starts as a layout does ([`begin`]: the graph's character set, image path and a
 //! fresh record of measured text), so each label measures as it would on the layout's
@@ -18,8 +19,8 @@
 //! no record of (the same sizes: a font's size is its own). Warnings are dropped, as the
 //! layout's own are.
 //!
-//! Invariant: the geometries are the ones the writers would measure on the layout's thread,
-//! in node order (`tests/tests/workspace/real_models.rs` compares every format of every
+//! Invariant: the geometries are the ones `dot` and the writers would measure on the
+//! layout's thread, in node order (`tests/tests/workspace/real_models.rs` compares every format of every
 //! real model the layered engine lays out with graphviz-pure's keep-positions path, which
 //! measures again; `measured_nodes.rs` compares `dot`'s with graphviz-pure's own facade).
 
@@ -49,38 +50,30 @@ pub(crate) fn begin(graph: &Graph) {
     );
 }
 
-/// Runs `lay_out` on `graph` while a copy of it is sized on another thread, and returns
-/// what it returned with the geometries, or `None` where they could not be had (a machine
-/// of one core, where the thread would only take turns with the layout, a thread that did
-/// not start, or a failure: the writers then measure, and fail, as they would have).
-/// `graph` is a parsed graph the layout has not begun on.
-pub(crate) fn lay_out_while_measuring<T>(
+/// Lays out `graph` with graphviz-pure's `dot`, its nodes measured first on up to two
+/// threads (the machine's second core takes half of them), and returns the layout's result
+/// with the geometries for the writers, or `None` where they could not be had (a failure:
+/// the writers then measure, and fail, as they would have). `dot` reads the geometries
+/// instead of sizing every node twice itself (graphviz-pure's `size_graph_nodes`, then its
+/// `dot_init_node`), so each label is parsed and measured once for the layout and the
+/// writers together. `graph` is a parsed graph the layout has not begun on.
+pub(crate) fn lay_out_with_dot(
     graph: &mut Graph,
-    lay_out: impl FnOnce(&mut Graph) -> T,
-) -> (T, Option<Measured>) {
-    if available_threads() < 2 {
-        return (lay_out(graph), None);
+) -> (graphviz_pure_core::Result<()>, Option<Measured>) {
+    begin(graph);
+    let threads = (graph.nodes.len() / NODES_PER_DOT_THREAD).clamp(1, available_threads().min(2));
+    match measured_on(graph, threads) {
+        Ok(measured) => {
+            let (laid_out, measured) =
+                graphviz_pure_layout::layout_dot_with_measured_nodes(graph, measured);
+            let measured = (measured.len() == graph.nodes.len()).then_some(measured);
+            (laid_out, measured)
+        }
+        Err(_) => (
+            graphviz_pure_layout::layout_graph(graph, graphviz_pure_layout::LayoutEngine::Dot),
+            None,
+        ),
     }
-    let copy = graph.clone();
-    std::thread::scope(|scope| {
-        // A thread the system will not start leaves the measuring to the writers. Not
-        // `tl_threads::join`: measured in turn here, `begin` would restart this thread's
-        // font records, which the writers replay from the layout.
-        let measuring = std::thread::Builder::new()
-            .spawn_scoped(scope, move || {
-                graphviz_pure_core::diag::capture(|| {
-                    begin(&copy);
-                    measured_on(&copy, 1)
-                })
-                .0
-            })
-            .ok();
-        let laid_out = lay_out(graph);
-        let measured = measuring
-            .and_then(|measuring| measuring.join().ok())
-            .and_then(Result::ok);
-        (laid_out, measured)
-    })
 }
 
 /// The threads the machine runs at once, asked once: the answer reads the process's
@@ -96,6 +89,10 @@ const MOST_THREADS: usize = 4;
 /// Each thread takes at least this many nodes (about 12 ms of sizing): fewer are not worth
 /// a thread.
 const NODES_PER_THREAD: usize = 500;
+
+/// Before `dot`, a second thread takes half of at least this many nodes (ViT-B/16's 144
+/// measure in about 2 ms on one).
+const NODES_PER_DOT_THREAD: usize = 32;
 
 /// Sizes every node of `graph`, sets its width and height, and returns the geometries it
 /// measured, in node order, each compacted (they stay alive through placing and writing)
