@@ -20,9 +20,10 @@
 //! layout's own are.
 //!
 //! Invariant: the geometries are the ones `dot` and the writers would measure on the
-//! layout's thread, in node order (`tests/tests/workspace/real_models.rs` compares every format of every
-//! real model the layered engine lays out with graphviz-pure's keep-positions path, which
-//! measures again; `measured_nodes.rs` compares `dot`'s with graphviz-pure's own facade).
+//! layout's thread, in node order (`tests/tests/workspace/real_models.rs` compares every
+//! format of every real model the layered engine lays out with graphviz-pure's
+//! keep-positions path, which measures again; `measured_nodes.rs` compares `dot`'s with
+//! graphviz-pure's own facade, which measures three times).
 
 mod compact;
 
@@ -90,8 +91,9 @@ const MOST_THREADS: usize = 4;
 /// a thread.
 const NODES_PER_THREAD: usize = 500;
 
-/// Before `dot`, a second thread takes half of at least this many nodes (ViT-B/16's 144
-/// measure in about 2 ms on one).
+/// A drawing of at least this many nodes is measured on two threads before `dot` (a node
+/// takes about 12 us, so 32 are about 0.4 ms, several times a thread's start); fewer are
+/// measured on the layout's thread.
 const NODES_PER_DOT_THREAD: usize = 32;
 
 /// Sizes every node of `graph`, sets its width and height, and returns the geometries it
