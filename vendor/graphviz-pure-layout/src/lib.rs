@@ -204,9 +204,20 @@ pub fn layout_dot_with_measured_nodes(
     graph: &mut Graph,
     measured: Vec<Box<graphviz_pure_geom::NodeGeometry>>,
 ) -> (Result<()>, Vec<Box<graphviz_pure_geom::NodeGeometry>>) {
+    /// Clears the hand-over when the layout unwinds, so that no later layout on this thread
+    /// reads geometries measured for another graph.
+    struct HandOver;
+    impl Drop for HandOver {
+        fn drop(&mut self) {
+            drop(dotgen::MEASURED_NODES.take());
+        }
+    }
+    let hand_over = HandOver;
     dotgen::MEASURED_NODES.set(Some(measured));
     let result = layout_graph(graph, LayoutEngine::Dot);
-    (result, dotgen::MEASURED_NODES.take().unwrap_or_default())
+    let measured = dotgen::MEASURED_NODES.take().unwrap_or_default();
+    drop(hand_over);
+    (result, measured)
 }
 
 /// Lays `graph` out with `engine`. Outside a [`cutil::with_rand_state`], the C library's
