@@ -8,8 +8,8 @@
 //! into runs, each measured on a thread of its own, and the geometries come back in node
 //! order. graphviz-pure's `dot` sizes every node twice inside its layout (once for all
 //! nodes, once more as it sets each one up); tl-draw's patch of it takes geometries
-//! measured before the layout instead ([`lay_out_with_dot`], on two threads when the
-//! drawing has enough nodes), which the writers then take as well: each label is parsed
+//! measured before the layout instead ([`lay_out_with_dot`], split into runs in the
+//! same way), which the writers then take as well: each label is parsed
 //! and measured once, where it used to be three times.
 //!
 //! A thread starts as a layout does ([`begin`]: the graph's character set, image path and a
@@ -51,8 +51,8 @@ pub(crate) fn begin(graph: &Graph) {
     );
 }
 
-/// Lays out `graph` with graphviz-pure's `dot`, its nodes measured first on up to two
-/// threads (the machine's second core takes half of them), and returns the layout's result
+/// Lays out `graph` with graphviz-pure's `dot`, its nodes measured first as the layered
+/// engine's are (on up to [`MOST_THREADS`] threads), and returns the layout's result
 /// with the geometries for the writers, or `None` where they could not be had (a failure:
 /// the writers then measure, and fail, as they would have). `dot` reads the geometries
 /// instead of sizing every node twice itself (graphviz-pure's `size_graph_nodes`, then its
@@ -62,8 +62,7 @@ pub(crate) fn lay_out_with_dot(
     graph: &mut Graph,
 ) -> (graphviz_pure_core::Result<()>, Option<Measured>) {
     begin(graph);
-    let threads = (graph.nodes.len() / NODES_PER_DOT_THREAD).clamp(1, available_threads().min(2));
-    match measured_on(graph, threads) {
+    match measured(graph) {
         Ok(measured) => {
             let (laid_out, measured) =
                 graphviz_pure_layout::layout_dot_with_measured_nodes(graph, measured);
@@ -87,14 +86,10 @@ fn available_threads() -> usize {
 /// The most threads sizing takes.
 const MOST_THREADS: usize = 4;
 
-/// Each thread takes at least this many nodes (about 12 ms of sizing): fewer are not worth
-/// a thread.
-const NODES_PER_THREAD: usize = 500;
-
-/// A drawing of at least this many nodes is measured on two threads before `dot` (a node
-/// takes about 12 us, so 32 are about 0.4 ms, several times a thread's start); fewer are
-/// measured on the layout's thread.
-const NODES_PER_DOT_THREAD: usize = 32;
+/// Each thread takes at least this many nodes: a TorchLens node measures in about 12 us, so
+/// 32 are about 0.4 ms, several times a thread's start; fewer are measured on the calling
+/// thread.
+const NODES_PER_THREAD: usize = 32;
 
 /// Sizes every node of `graph`, sets its width and height, and returns the geometries it
 /// measured, in node order, each compacted (they stay alive through placing and writing)
