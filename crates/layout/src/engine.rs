@@ -276,15 +276,16 @@ fn embedded(dot: &str, formats: &[TextFormat]) -> Result<Vec<Written>, String> {
     })
 }
 
-/// The writers' job for the laid-out `graph`, taking the nodes' `measured` geometries when
-/// there are any (without them the job measures every label again).
+/// The writers' job for the laid-out `graph`, taking the nodes' `measured` geometries and
+/// labels when there are any (without them the job measures every label again).
 pub(crate) fn writers_job(
     graph: &graphviz_pure_core::Graph,
     measured: Option<crate::sizing::Measured>,
 ) -> graphviz_pure_render::GraphJobs<'_> {
     let mut job = graphviz_pure_render::GraphJobs::new(graph);
-    if let Some(sizes) = measured {
-        job.use_measured_nodes(sizes);
+    if let Some(measured) = measured {
+        job.use_measured_nodes(measured.nodes);
+        job.use_measured_labels(measured.edge_labels, measured.cluster_labels);
     }
     job
 }

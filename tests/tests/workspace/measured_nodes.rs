@@ -1,8 +1,9 @@
 //! graphviz-pure's `dot` sizes every node twice inside its layout, and its writers once
-//! more. `tl-layout` measures the nodes once, before the layout, and hands the geometries
-//! to its patch of `dot` (which reads them instead of sizing) and then to the writers.
-//! Every format must be what graphviz-pure's own facade writes (parse, lay out, render,
-//! each label measured three times), byte for byte.
+//! more; it measures every arrow's and frame's label, and its writers again. `tl-layout`
+//! measures the nodes and labels once, before the layout, and hands them to its patch of
+//! `dot` (which reads them instead of measuring) and then to the writers. Every format
+//! must be what graphviz-pure's own facade writes (parse, lay out, render, each label
+//! measured two or three times), byte for byte.
 
 use tl_draw::{draw, forget_recent_layouts, DrawOptions, LayoutEngine, Trace, View};
 use tl_layout::{lay_out, TextFormat};
@@ -34,13 +35,57 @@ fn assert_written_as_graphviz_pure_writes(name: &str, trace: &Trace, options: &D
     forget_recent_layouts();
     // All formats from one layout, as a PDF with pictures asks for two: the geometries are
     // copied for every job but the last.
-    let mut laid_out = lay_out(&drawing.dot, &FORMATS, LayoutEngine::Embedded).unwrap();
+    assert_dot_written_as_graphviz_pure_writes(name, &drawing.dot);
+}
+
+fn assert_dot_written_as_graphviz_pure_writes(name: &str, dot: &str) {
+    let mut laid_out = lay_out(dot, &FORMATS, LayoutEngine::Embedded).unwrap();
     for format in FORMATS {
         assert!(
-            laid_out.take(format) == by_graphviz_pure(&drawing.dot, format),
+            laid_out.take(format) == by_graphviz_pure(dot, format),
             "{name}: dot's {} differs from graphviz-pure's own",
             format.name()
         );
+    }
+}
+
+/// Labels whose text names their arrow's ends or their frame (`\T`, `\H`, `\E`, `\G`),
+/// every kind of arrow label, HTML and plain frame captions placed every way, a subgraph
+/// that is no frame, in each direction (across the page the captions' room turns).
+#[test]
+fn arrow_and_frame_labels_measured_once_write_as_graphviz_pure_writes() {
+    for rankdir in ["TB", "BT", "LR", "RL"] {
+        let mut dot =
+            format!("digraph G {{ rankdir={rankdir} charset=latin1 node [shape=box fontsize=10]\n");
+        for index in 1..40 {
+            let previous = index - 1;
+            dot.push_str(&match index % 6 {
+                0 => format!("n{previous} -> n{index} [label=\"\\T to \\H\"]\n"),
+                1 => format!("n{previous} -> n{index} [xlabel=<<B>x{index}</B>> fontsize=8]\n"),
+                2 => format!("n{previous} -> n{index} [headlabel=\"arg 1\" taillabel=\"\\E\"]\n"),
+                3 => format!(
+                    "n{previous} -> n{index} [label=\"caf\u{e9} {index}\" labelfloat=true]\n"
+                ),
+                _ => format!("n{previous} -> n{index}\n"),
+            });
+        }
+        for index in 0..8 {
+            let caption = match index % 4 {
+                0 => format!("label=<<B>@block.{index}</B><BR/>(\\G)>"),
+                1 => "label=\"frame \\G\" labeljust=r labelloc=b".to_owned(),
+                2 => format!("label=\"{index}\" fontname=Courier fontsize=20 labeljust=l"),
+                _ => String::new(),
+            };
+            let kind = if index == 7 { "plain" } else { "cluster" };
+            dot.push_str(&format!(
+                "subgraph {kind}_{index} {{ {caption} n{} n{} n{} }}\n",
+                index * 5,
+                index * 5 + 1,
+                index * 5 + 2
+            ));
+        }
+        dot.push('}');
+        assert_dot_written_as_graphviz_pure_writes(&format!("rankdir={rankdir}"), &dot);
     }
 }
 

@@ -194,28 +194,65 @@ pub fn layout_graph(graph: &mut Graph, engine: LayoutEngine) -> Result<()> {
     layout_graph_with_options(graph, engine, LayoutOptions::default())
 }
 
-/// tl-draw's patch: [`layout_graph`] with [`LayoutEngine::Dot`], its nodes' geometries
-/// already measured (`measured`, in node order, as `graphviz_pure_geom::node_geometry`
-/// measures them for `graph`): `dot` reads them instead of sizing every node twice, and
-/// hands them back for the writers. Any other count, or a `layout` attribute that picks
-/// another engine, measures as [`layout_graph`] does. The node sizing diagnostics that
-/// `dot` would report are not reported.
-pub fn layout_dot_with_measured_nodes(
-    graph: &mut Graph,
-    measured: Vec<Box<graphviz_pure_geom::NodeGeometry>>,
-) -> (Result<()>, Vec<Box<graphviz_pure_geom::NodeGeometry>>) {
+/// tl-draw's patch: what a graph measures, taken before its layout
+/// ([`layout_dot_with_measured`]) for the layout and the writers, which would measure each
+/// again.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Measured {
+    /// The nodes' geometries, in node order, as `graphviz_pure_geom::node_geometry`
+    /// measures them.
+    pub nodes: Vec<Box<graphviz_pure_geom::NodeGeometry>>,
+    /// Per edge, in edge order: what `edge_label_geometry_of` gives for it, `None` where
+    /// that is `EdgeLabelGeometry::default()` (no label at all). Sparse: few edges have a
+    /// label, and a geometry with room for four is several hundred bytes. Empty (any other
+    /// count of edges or subgraphs): the labels are measured by the layout.
+    pub edge_labels: Vec<Option<Box<graphviz_pure_geom::EdgeLabelGeometry>>>,
+    /// Per subgraph, in subgraph order: for a cluster, what `graph_label_geometry_in` gives
+    /// for it (its name, its own attributes, not the root, not flipped), `Some(None)` for no
+    /// label; `None` where it was not measured.
+    pub cluster_labels: Vec<Option<Option<Box<graphviz_pure_geom::GraphLabelGeometry>>>>,
+}
+
+/// Edge `index`'s measured label geometry, if measured.
+pub(crate) fn edge_label(
+    labels: &[Option<Box<graphviz_pure_geom::EdgeLabelGeometry>>],
+    index: usize,
+) -> Option<graphviz_pure_geom::EdgeLabelGeometry> {
+    labels
+        .get(index)
+        .map(|label| label.as_deref().cloned().unwrap_or_default())
+}
+
+/// The measured label geometry of subgraph `index`'s cluster (`Some(None)`: no label), if
+/// measured.
+pub(crate) fn cluster_label(
+    labels: &[Option<Option<Box<graphviz_pure_geom::GraphLabelGeometry>>>],
+    index: usize,
+) -> Option<Option<&graphviz_pure_geom::GraphLabelGeometry>> {
+    labels
+        .get(index)
+        .and_then(|label| label.as_ref().map(|label| label.as_deref()))
+}
+
+/// tl-draw's patch: [`layout_graph`] with [`LayoutEngine::Dot`], its nodes and labels
+/// already `measured` (as [`Measured`] says, for `graph`): `dot` reads them instead of
+/// sizing every node twice and measuring every label, and hands them back for the
+/// writers. Any other count, or a `layout` attribute that picks another engine, measures as
+/// [`layout_graph`] does. The node sizing diagnostics that `dot` would report are not
+/// reported.
+pub fn layout_dot_with_measured(graph: &mut Graph, measured: Measured) -> (Result<()>, Measured) {
     /// Clears the hand-over when the layout unwinds, so that no later layout on this thread
-    /// reads geometries measured for another graph.
+    /// reads what was measured for another graph.
     struct HandOver;
     impl Drop for HandOver {
         fn drop(&mut self) {
-            drop(dotgen::MEASURED_NODES.take());
+            drop(dotgen::MEASURED.take());
         }
     }
     let hand_over = HandOver;
-    dotgen::MEASURED_NODES.set(Some(measured));
+    dotgen::MEASURED.set(Some(measured));
     let result = layout_graph(graph, LayoutEngine::Dot);
-    let measured = dotgen::MEASURED_NODES.take().unwrap_or_default();
+    let measured = dotgen::MEASURED.take().unwrap_or_default();
     drop(hand_over);
     (result, measured)
 }

@@ -334,24 +334,30 @@ fn cgraph_view(graph: &Graph) -> Graph {
 }
 
 /// The render model of what `format`'s writer draws of `graph`, taking the measured node
-/// geometries (tl-draw's patch, [`GraphJobs::use_measured_nodes`]) when it draws the
-/// layout's graph itself.
+/// geometries and labels (tl-draw's patch, [`GraphJobs::use_measured_nodes`] and
+/// [`GraphJobs::use_measured_labels`]) when it draws the layout's graph itself.
 fn drawn_model<'g>(
     graph: &'g Graph,
     format: OutputFormat,
-    measured_nodes: &mut Option<Vec<Box<graphviz_pure_geom::node_size::NodeGeometry>>>,
+    measured: &mut Measured,
 ) -> Result<emit::model::Model<'g>> {
     // Renderers other than dot, xdot, json and canon run before undoClusterEdges.
     let drawn = match (format, graph.render_view.as_deref()) {
         (OutputFormat::Svg | OutputFormat::SvgInline | OutputFormat::Cmapx, Some(v)) => v,
         _ => graph,
     };
-    let measured_nodes = if std::ptr::eq(drawn, graph) {
-        measured_nodes.take()
-    } else {
-        None
-    };
-    emit::model::Model::build_with(drawn, measured_nodes)
+    if !std::ptr::eq(drawn, graph) {
+        return emit::model::Model::build_with(drawn, None, None);
+    }
+    emit::model::Model::build_with(drawn, measured.nodes.take(), measured.labels.take())
+}
+
+/// tl-draw's patch: what the layout measured, for the next job that builds a model of the
+/// layout's graph.
+#[derive(Default)]
+struct Measured {
+    nodes: Option<Vec<Box<graphviz_pure_geom::node_size::NodeGeometry>>>,
+    labels: Option<emit::model::MeasuredLabels>,
 }
 
 /// `gvRenderJobs`' per-job start: the graph's charset for the writers' text.
@@ -413,9 +419,10 @@ pub struct GraphJobs<'g> {
     /// Whether the jobs keep the text C writes past the renderer, straight into the output
     /// file (`epsf_gencode`'s PostScript call).
     output_file: bool,
-    /// tl-draw's patch: the node geometries the layout measured, for the next job that
-    /// builds a model of the layout's graph ([`Self::use_measured_nodes`]).
-    measured_nodes: Option<Vec<Box<graphviz_pure_geom::node_size::NodeGeometry>>>,
+    /// tl-draw's patch: the node geometries and labels the layout measured, for the next
+    /// job that builds a model of the layout's graph ([`Self::use_measured_nodes`],
+    /// [`Self::use_measured_labels`]).
+    measured: Measured,
 }
 
 impl<'g> GraphJobs<'g> {
@@ -426,7 +433,7 @@ impl<'g> GraphJobs<'g> {
             forced: Vec::new(),
             stdout: String::new(),
             output_file: false,
-            measured_nodes: None,
+            measured: Measured::default(),
         }
     }
 
@@ -440,7 +447,22 @@ impl<'g> GraphJobs<'g> {
         &mut self,
         geometries: Vec<Box<graphviz_pure_geom::node_size::NodeGeometry>>,
     ) {
-        self.measured_nodes = Some(geometries);
+        self.measured.nodes = Some(geometries);
+    }
+
+    /// tl-draw's patch: the next job that draws the layout's graph takes the edges' and
+    /// clusters' labels measured before the layout, instead of measuring each again. Per
+    /// edge, in edge order: what `edge_label_geometry_of` gives for it, `None` where that is
+    /// `EdgeLabelGeometry::default()` (no label at all). Per subgraph, in subgraph order: for
+    /// a cluster, what `graph_label_geometry_in` gives for it (its name, its own attributes,
+    /// not the root, not flipped), `Some(None)` for no label; `None` where it was not
+    /// measured. Other counts are not used; later jobs measure again.
+    pub fn use_measured_labels(
+        &mut self,
+        edges: Vec<Option<Box<graphviz_pure_geom::EdgeLabelGeometry>>>,
+        clusters: Vec<Option<Option<Box<graphviz_pure_geom::GraphLabelGeometry>>>>,
+    ) {
+        self.measured.labels = Some(emit::model::MeasuredLabels { edges, clusters });
     }
 
     /// Keeps (`true`) the text C writes with `fprintf(job->output_file, ...)`, past the
@@ -472,7 +494,7 @@ impl<'g> GraphJobs<'g> {
             .cloned();
         graphviz_pure_core::usershape::rendering(&graph.layout.usershapes, || {
             begin_render(graph);
-            let m = drawn_model(graph, OutputFormat::Json, &mut self.measured_nodes)?;
+            let m = drawn_model(graph, OutputFormat::Json, &mut self.measured)?;
             let y_off = emit::y_offset(m.bb);
             let eng = xdot_engine::XdotEngine::new(version.as_deref(), None, y_off);
             let nested = emit::RunJob {
@@ -533,7 +555,7 @@ impl<'g> GraphJobs<'g> {
         let graph = self.graph;
         graphviz_pure_core::usershape::rendering(&graph.layout.usershapes, || {
             begin_render(graph);
-            let m = drawn_model(graph, OutputFormat::Svg, &mut self.measured_nodes)?;
+            let m = drawn_model(graph, OutputFormat::Svg, &mut self.measured)?;
             let opts = emit::RunJob {
                 job: Some(0),
                 output_file: self.output_file,
@@ -606,7 +628,7 @@ impl<'g> GraphJobs<'g> {
                     &clust_nodes(graph),
                 ));
         }
-        let m = drawn_model(graph, format, &mut self.measured_nodes)?;
+        let m = drawn_model(graph, format, &mut self.measured)?;
         // what `emit_graph` wrote straight into the output file comes before the writer's
         // output, which the writers below write at the end
         let mut pre = String::new();

@@ -130,12 +130,16 @@ fn inches(attrs: &AttrMap, key: &str, default: f64) -> f64 {
 /// Each arrow's measured label sizes (label, floating label, head label, tail label).
 pub(super) type LabelSizes = [Option<graphviz_pure_core::Point>; 4];
 
-/// The engine's graph, and each arrow's label sizes as graphviz-pure measured them.
+/// The engine's graph, and each arrow's label sizes as graphviz-pure measured them
+/// (`measured` before, where it holds every arrow's).
 pub(super) fn engine_input(
     graph: &Graph,
     direction: Direction,
     frames: &Frames,
+    measured: &crate::sizing::Measured,
 ) -> Result<(tl_layered::Graph, Vec<LabelSizes>), String> {
+    let labels_measured = measured.edge_labels.len() == graph.edges.len();
+    let no_labels = graphviz_pure_geom::EdgeLabelGeometry::default();
     let env = NodeSizeEnv::from_graph(graph);
     let directed = graph.kind == graphviz_pure_core::GraphKind::Directed;
     let nodes = graph
@@ -151,20 +155,28 @@ pub(super) fn engine_input(
     let (edges, label_sizes): (Vec<Edge>, Vec<LabelSizes>) = graph
         .edges
         .iter()
-        .map(|edge| {
+        .enumerate()
+        .map(|(index, edge)| {
             let tail = &graph.nodes[edge.tail.0 as usize];
             let head = &graph.nodes[edge.head.0 as usize];
             let attrs = &edge.attrs;
             // Measured as the keep-positions path measures them (one record per arrow, which
             // the renderer replays).
-            let labels = graphviz_pure_geom::node_size::edge_label_geometry_of(
-                u64::from(edge.id.0),
-                attrs,
-                &tail.name,
-                &head.name,
-                directed,
-                &env,
-            );
+            let measured_here;
+            let labels = match measured.edge_labels.get(index).filter(|_| labels_measured) {
+                Some(labels) => labels.as_deref().unwrap_or(&no_labels),
+                None => {
+                    measured_here = graphviz_pure_geom::node_size::edge_label_geometry_of(
+                        u64::from(edge.id.0),
+                        attrs,
+                        &tail.name,
+                        &head.name,
+                        directed,
+                        &env,
+                    );
+                    &measured_here
+                }
+            };
             let sizes = [
                 &labels.label,
                 &labels.xlabel,

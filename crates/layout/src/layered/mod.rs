@@ -73,7 +73,7 @@ fn placed<T>(
         let mut graph = crate::engine::parsed_afresh(dot).map_err(|e| e.to_string())?;
         sizing::begin(&graph);
         let measured = sizing::size_nodes(&mut graph)?;
-        let placement = place(&mut graph)?;
+        let placement = place(&mut graph, &measured)?;
         let own = writer == Writer::Own && keep_positions::applies(&graph, &placement);
         if !(own && svg_only) {
             write_position_attributes(&mut graph, &placement);
@@ -103,13 +103,14 @@ fn keep_positions_by_graphviz(graph: &mut Graph) -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
-/// Places every node, frame, arrow and label of `graph` (its nodes sized), and returns the
-/// positions as numbers, writing the frames' as Graphviz attributes (`bb`, `lp`).
-fn place(graph: &mut Graph) -> Result<Placement, String> {
+/// Places every node, frame, arrow and label of `graph` (its nodes sized, its arrows'
+/// labels `measured`), and returns the positions as numbers, writing the frames' as
+/// Graphviz attributes (`bb`, `lp`).
+fn place(graph: &mut Graph, measured: &Measured) -> Result<Placement, String> {
     let direction = Direction::of(graph);
     crate::progress::mark(crate::progress::Step::Placing);
     let frames = Frames::of(graph);
-    let (input, label_sizes) = engine_input(graph, direction, &frames)?;
+    let (input, label_sizes) = engine_input(graph, direction, &frames, measured)?;
     let layout = tl_layered::lay_out(&input).map_err(|e| e.to_string())?;
     let page = Page::new(direction, &layout.bounds);
     let at = |p: tl_layered::Point| {

@@ -24,7 +24,8 @@ pub(super) fn compact(geometry: &mut NodeGeometry) {
     }
 }
 
-fn compact_label(label: &mut LabelGeometry) {
+/// Shrinks the vectors of `label`'s parsed HTML label to their lengths.
+pub(super) fn compact_label(label: &mut LabelGeometry) {
     match label.html_label.as_deref_mut() {
         Some(HtmlLabel::Text(text)) => compact_text(text),
         Some(HtmlLabel::Table(table)) => compact_table(table),

@@ -1,16 +1,17 @@
-//! Sizes every node of a graph, as graphviz-pure's `size_graph_nodes` does, once for the
-//! layout and the writers: the writers take the nodes' geometries
-//! (`GraphJobs::use_measured_nodes`) rather than parse and measure every label again after
-//! the layout.
+//! Sizes every node of a graph, as graphviz-pure's `size_graph_nodes` does, and measures
+//! every arrow's and frame's label, once for the layout and the writers: the writers take
+//! them (`GraphJobs::use_measured_nodes`, `use_measured_labels`) rather than parse and
+//! measure every label again after the layout.
 //!
 //! The layered engine sizes the nodes itself before placing them ([`size_nodes`]), on up to
-//! [`MOST_THREADS`] threads: each label parses and measures on its own, so the nodes split
-//! into runs, each measured on a thread of its own, and the geometries come back in node
-//! order. graphviz-pure's `dot` sizes every node twice inside its layout (once for all
-//! nodes, once more as it sets each one up); tl-draw's patch of it takes geometries
-//! measured before the layout instead ([`lay_out_with_dot`], split into runs in the
-//! same way), which the writers then take as well: each label is parsed
-//! and measured once, where it used to be three times.
+//! [`MOST_THREADS`] threads: each label parses and measures on its own, so the nodes, the
+//! arrows and the subgraphs split into runs, each thread measures a run of each, and the
+//! results come back in order. graphviz-pure's `dot` sizes every node twice inside its
+//! layout (once for all nodes, once more as it sets each one up) and measures each arrow's
+//! and frame's label; tl-draw's patch of it takes what was measured before the layout
+//! instead ([`lay_out_with_dot`], split into runs in the same way), which the writers then
+//! take as well: each label is parsed and measured once, where it used to be two or three
+//! times.
 //!
 //! A thread starts as a layout does ([`begin`]: the graph's character set, image path and a
 //! fresh record of measured text), so each label measures as it would on the layout's
@@ -19,21 +20,27 @@
 //! no record of (the same sizes: a font's size is its own). Warnings are dropped, as the
 //! layout's own are.
 //!
-//! Invariant: the geometries are the ones `dot` and the writers would measure on the
-//! layout's thread, in node order (`tests/tests/workspace/real_models.rs` compares every
+//! Invariant: the geometries and labels are the ones `dot` and the writers would measure on
+//! the layout's thread, in order (`tests/tests/workspace/real_models.rs` compares every
 //! format of every real model the layered engine lays out with graphviz-pure's
 //! keep-positions path, which measures again; `measured_nodes.rs` compares `dot`'s with
-//! graphviz-pure's own facade, which measures three times).
+//! graphviz-pure's own facade, which measures two or three times, on real models and on
+//! labels naming their arrow's ends and their frame, in every direction).
 
 mod compact;
 
-use graphviz_pure_core::{Graph, NodeData};
-use graphviz_pure_geom::node_size::{node_geometry, NodeGeometry, NodeSizeEnv};
+use std::ops::Range;
 
-/// The nodes' measured geometries, in node order, for the writer's model. Boxed: the model
+use graphviz_pure_core::{Graph, GraphKind};
+use graphviz_pure_geom::node_size::{
+    edge_label_geometry_of, graph_label_geometry_in, node_geometry, EdgeLabelGeometry, NodeSizeEnv,
+};
+
+/// What a graph measures: its nodes' geometries, in node order, and its edges' and clusters'
+/// labels, for the layout and the writer's model. Each node geometry is boxed: the model
 /// moves each one in as a pointer, so no buffer of whole geometries (86 MB on a
 /// 100,000-node drawing) is held beside the model's nodes while it is built.
-pub(crate) type Measured = Vec<Box<NodeGeometry>>;
+pub(crate) use graphviz_pure_layout::Measured;
 
 /// Sets up what a layout of `graph` starts with, before its nodes are sized: a new record
 /// of measured text (so the renderer replays this graph's sizes, not an earlier graph's),
@@ -65,8 +72,8 @@ pub(crate) fn lay_out_with_dot(
     match measured(graph) {
         Ok(measured) => {
             let (laid_out, measured) =
-                graphviz_pure_layout::layout_dot_with_measured_nodes(graph, measured);
-            let measured = (measured.len() == graph.nodes.len()).then_some(measured);
+                graphviz_pure_layout::layout_dot_with_measured(graph, measured);
+            let measured = (measured.nodes.len() == graph.nodes.len()).then_some(measured);
             (laid_out, measured)
         }
         Err(_) => (
@@ -86,6 +93,13 @@ fn available_threads() -> usize {
 /// The most threads sizing takes.
 const MOST_THREADS: usize = 4;
 
+/// The most arrows and subgraphs whose labels are measured ahead. Measured labels stay alive
+/// until the writers take them, a parsed HTML label about 2 KB (tl-draw's arrow labels are
+/// small tables); past this the layout and the writers measure them as they go, as they
+/// did before, so that the largest drawings hold no more at their highest point (the
+/// 100,000-operation drawing's 37,000 labelled arrows and 18,700 frames would add a tenth).
+const MOST_LABELLED: usize = 20_000;
+
 /// Each thread takes at least this many nodes: a TorchLens node measures in about 12 us, so
 /// 32 are about 0.4 ms, several times a thread's start; fewer are measured on the calling
 /// thread.
@@ -96,7 +110,7 @@ const NODES_PER_THREAD: usize = 32;
 /// and boxed (the writer's model takes each without a copy).
 pub(crate) fn size_nodes(graph: &mut Graph) -> Result<Measured, String> {
     let measured = measured(graph)?;
-    for (node, geometry) in graph.nodes.iter_mut().zip(&measured) {
+    for (node, geometry) in graph.nodes.iter_mut().zip(&measured.nodes) {
         node.width = geometry.width;
         node.height = geometry.height;
     }
@@ -109,58 +123,153 @@ fn measured(graph: &Graph) -> Result<Measured, String> {
     measured_on(graph, threads)
 }
 
-/// The geometries of `graph`'s nodes, measured on `threads` threads.
+/// What `graph` measures, on `threads` threads: each takes a run of the nodes, of the
+/// edges and of the subgraphs.
 fn measured_on(graph: &Graph, threads: usize) -> Result<Measured, String> {
     let env = NodeSizeEnv::from_graph(graph);
-    if threads <= 1 {
-        return measure(&graph.nodes, &env);
+    let shares: Vec<Share> = (0..threads.max(1))
+        .map(|index| Share::of(graph, index, threads.max(1)))
+        .collect();
+    let (first, others) = shares.split_first().expect("one share at least");
+    if others.is_empty() {
+        return measure(graph, first, &env);
     }
-    let run = graph.nodes.len().div_ceil(threads);
-    let mut runs = graph.nodes.chunks(run);
-    let first = runs.next().unwrap_or_default();
     std::thread::scope(|scope| {
-        let others: Vec<_> = runs
-            .map(|nodes| {
+        let others: Vec<_> = others
+            .iter()
+            .map(|share| {
                 let env = &env;
                 let thread = std::thread::Builder::new().spawn_scoped(scope, move || {
                     graphviz_pure_core::diag::capture(|| {
                         begin(graph);
-                        measure(nodes, env)
+                        measure(graph, share, env)
                     })
                     .0
                 });
-                (nodes, thread.ok())
+                (share, thread.ok())
             })
             .collect();
-        let first = measure(first, &env);
+        let first = measure(graph, first, &env);
         // Every thread is joined before an error is passed on: one left running would be
         // joined by the scope, which panics if that thread did.
         let others: Vec<Result<Measured, String>> = others
             .into_iter()
-            .map(|(nodes, thread)| match thread {
+            .map(|(share, thread)| match thread {
                 Some(thread) => thread
                     .join()
                     .unwrap_or_else(|_| Err("a node-sizing thread stopped".to_owned())),
-                // A run whose thread the system would not start is measured here.
-                None => measure(nodes, &env),
+                // A share whose thread the system would not start is measured here.
+                None => measure(graph, share, &env),
             })
             .collect();
-        let mut measured = Vec::with_capacity(graph.nodes.len());
+        let mut measured = Measured {
+            nodes: Vec::with_capacity(graph.nodes.len()),
+            edge_labels: Vec::with_capacity(graph.edges.len()),
+            cluster_labels: Vec::with_capacity(graph.subgraphs.len()),
+        };
         for part in std::iter::once(first).chain(others) {
-            measured.extend(part?);
+            let part = part?;
+            measured.nodes.extend(part.nodes);
+            measured.edge_labels.extend(part.edge_labels);
+            measured.cluster_labels.extend(part.cluster_labels);
         }
         Ok(measured)
     })
 }
 
-fn measure(nodes: &[NodeData], env: &NodeSizeEnv<'_>) -> Result<Measured, String> {
-    let mut measured = Vec::with_capacity(nodes.len());
-    for node in nodes {
+/// One thread's part of the measuring: runs of the nodes, edges and subgraphs, in order.
+struct Share {
+    nodes: Range<usize>,
+    edges: Range<usize>,
+    subgraphs: Range<usize>,
+}
+
+impl Share {
+    /// The `index`th of `count` shares of `graph`.
+    /// The labels are left out of a drawing with more than [`MOST_LABELLED`] arrows and
+    /// subgraphs.
+    fn of(graph: &Graph, index: usize, count: usize) -> Share {
+        let run = |len: usize| {
+            let size = len.div_ceil(count);
+            (index * size).min(len)..((index + 1) * size).min(len)
+        };
+        let labels = graph.edges.len() + graph.subgraphs.len() <= MOST_LABELLED;
+        Share {
+            nodes: run(graph.nodes.len()),
+            edges: run(if labels { graph.edges.len() } else { 0 }),
+            subgraphs: run(if labels { graph.subgraphs.len() } else { 0 }),
+        }
+    }
+}
+
+/// Measures `share` of `graph`: its nodes as `dot` sizes them, its edges' labels as
+/// `common_init_edge` measures them, and its clusters' labels as `do_graph_label` does
+/// when the drawing is not flipped (the writers' way too); other subgraphs are left to
+/// whoever needs them.
+fn measure(graph: &Graph, share: &Share, env: &NodeSizeEnv<'_>) -> Result<Measured, String> {
+    let mut nodes = Vec::with_capacity(share.nodes.len());
+    for node in &graph.nodes[share.nodes.clone()] {
         let mut geometry = node_geometry(node, env).map_err(|e| e.to_string())?;
         compact::compact(&mut geometry);
-        measured.push(Box::new(geometry));
+        nodes.push(Box::new(geometry));
     }
-    Ok(measured)
+    let directed = graph.kind == GraphKind::Directed;
+    let edge_labels = graph.edges[share.edges.clone()]
+        .iter()
+        .map(|edge| {
+            let labels = edge_label_geometry_of(
+                u64::from(edge.id.0),
+                &edge.attrs,
+                &graph.nodes[edge.tail.0 as usize].name,
+                &graph.nodes[edge.head.0 as usize].name,
+                directed,
+                env,
+            );
+            (labels != EdgeLabelGeometry::default()).then(|| {
+                let mut labels = Box::new(labels);
+                let EdgeLabelGeometry {
+                    label,
+                    xlabel,
+                    head_label,
+                    tail_label,
+                    ..
+                } = &mut *labels;
+                for label in [label, xlabel, head_label, tail_label]
+                    .into_iter()
+                    .flatten()
+                {
+                    compact::compact_label(label);
+                }
+                labels
+            })
+        })
+        .collect();
+    let cluster_labels = share
+        .subgraphs
+        .clone()
+        .map(|index| {
+            let subgraph = &graph.subgraphs[index];
+            subgraph.is_cluster.then(|| {
+                graph_label_geometry_in(
+                    &graph.subgraph_name(index),
+                    subgraph.html_name,
+                    &subgraph.graph_attrs,
+                    false,
+                    false,
+                    env,
+                )
+                .map(|mut caption| {
+                    compact::compact_label(&mut caption.label);
+                    Box::new(caption)
+                })
+            })
+        })
+        .collect();
+    Ok(Measured {
+        nodes,
+        edge_labels,
+        cluster_labels,
+    })
 }
 
 #[cfg(test)]
@@ -168,7 +277,8 @@ mod tests {
     use super::measured_on;
 
     /// Plain, HTML and record labels in several fonts, with text beyond ASCII, in a UTF-8
-    /// graph and a Latin-1 one.
+    /// graph and a Latin-1 one; arrows with and without labels of every kind; frames with an
+    /// HTML caption, a plain one and none, and a subgraph that is not a frame.
     fn dot(charset: &str) -> String {
         let mut dot = format!("digraph G {{ graph [charset={charset}] node [shape=box]\n");
         for index in 0..120 {
@@ -182,18 +292,69 @@ mod tests {
                 _ => format!("n{index} [shape=oval label=\"@block.{index}\\nsecond line\"]\n"),
             });
         }
+        for index in 1..120 {
+            dot.push_str(&match index % 5 {
+                0 => format!(
+                    "n{} -> n{index} [label=\"arg {index} \u{e9}\"]\n",
+                    index - 1
+                ),
+                1 => format!("n{} -> n{index} [xlabel=<<B>x{index}</B>>]\n", index - 1),
+                2 => format!(
+                    "n{} -> n{index} [headlabel=\"h\" taillabel=\"t\\E\"]\n",
+                    index - 1
+                ),
+                _ => format!("n{} -> n{index}\n", index - 1),
+            });
+        }
+        for index in 0..12 {
+            let caption = match index % 3 {
+                0 => format!("label=<<B>@block.{index}</B><BR/>(Block)>"),
+                1 => format!("label=\"frame {index}\" fontsize=10 labeljust=l"),
+                _ => String::new(),
+            };
+            let kind = if index == 11 { "plain" } else { "cluster" };
+            dot.push_str(&format!(
+                "subgraph {kind}_{index} {{ {caption} n{} n{} }}\n",
+                index * 10,
+                index * 10 + 1
+            ));
+        }
         dot.push('}');
         dot
     }
 
+    /// Past [`super::MOST_LABELLED`] arrows and subgraphs no label is measured ahead (the
+    /// layout and the writers measure them), and every node still is.
     #[test]
-    fn nodes_measure_the_same_on_several_threads_as_on_one() {
+    fn the_labels_of_a_large_drawing_are_left_to_the_layout_and_the_writers() {
+        let mut dot = String::from("digraph G { a -> b [label=x]\n");
+        for _ in 0..super::MOST_LABELLED {
+            dot.push_str("a -> b\n");
+        }
+        dot.push('}');
+        let graph = crate::engine::parsed_afresh(dot.into()).expect("parses");
+        super::begin(&graph);
+        let measured = measured_on(&graph, 2).expect("sizes");
+        assert_eq!(measured.nodes.len(), 2);
+        assert!(measured.edge_labels.is_empty() && measured.cluster_labels.is_empty());
+        let small = crate::engine::parsed_afresh("digraph { a -> b [label=x] }".into()).unwrap();
+        let measured = measured_on(&small, 2).expect("sizes");
+        assert_eq!(measured.edge_labels.len(), 1);
+    }
+
+    #[test]
+    fn graphs_measure_the_same_on_several_threads_as_on_one() {
         for charset in ["utf8", "latin1"] {
             let graph = crate::engine::parsed_afresh(dot(charset).into()).expect("parses");
             super::begin(&graph);
             let one = measured_on(&graph, 1).expect("sizes");
             let three = measured_on(&graph, 3).expect("sizes");
-            assert_eq!(one.len(), 120);
+            assert_eq!(one.nodes.len(), 120);
+            assert_eq!(one.edge_labels.len(), 119);
+            assert_eq!(one.edge_labels.iter().flatten().count(), 71, "{charset}");
+            assert_eq!(one.cluster_labels.len(), 12);
+            assert_eq!(one.cluster_labels.iter().flatten().count(), 11, "{charset}");
+            assert_eq!(one.cluster_labels.iter().flatten().flatten().count(), 8);
             assert!(one == three, "{charset}: the threads measured differently");
         }
     }

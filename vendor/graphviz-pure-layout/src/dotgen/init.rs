@@ -195,8 +195,17 @@ impl<'a> Dot<'a> {
         let html_name = self.graphs[sg]
             .sub_index
             .is_some_and(|i| self.input.subgraphs[i].html_name);
+        // tl-draw's patch: a cluster's label measured before the layout, unflipped, as
+        // measured here when the drawing is not flipped.
+        let measured = self.graphs[sg]
+            .sub_index
+            .filter(|&i| sg != 0 && !flip && name == self.input.subgraph_name(i))
+            .and_then(|i| crate::cluster_label(&self.measured_cluster_labels, i));
         let env = graphviz_pure_geom::NodeSizeEnv::from_graph(self.input);
         let make = || {
+            if let Some(measured) = measured {
+                return measured.cloned();
+            }
             graphviz_pure_geom::graph_label_geometry_in(
                 &name,
                 html_name,
@@ -367,14 +376,17 @@ impl<'a> Dot<'a> {
         let directed = self.input.kind == GraphKind::Directed;
         let input = self.input;
         let ie = &input.edges[r];
-        let geo = graphviz_pure_geom::node_size::edge_label_geometry_of(
-            u64::from(ie.id.0),
-            &ie.attrs,
-            &self.nodes[t].name,
-            &self.nodes[h].name,
-            directed,
-            &env,
-        );
+        // tl-draw's patch: the labels measured before the layout are not measured again.
+        let geo = crate::edge_label(&self.measured_edge_labels, r).unwrap_or_else(|| {
+            graphviz_pure_geom::node_size::edge_label_geometry_of(
+                u64::from(ie.id.0),
+                &ie.attrs,
+                &self.nodes[t].name,
+                &self.nodes[h].name,
+                directed,
+                &env,
+            )
+        });
         if let Some(lg) = &geo.label {
             let text = label_text(lg, &ie.attrs, "label");
             let l = self.push_label_text(lg, text);

@@ -140,9 +140,14 @@ pub struct Dot<'a> {
     /// The `tend`/`hend` ends dot's edge routers last left (#360).
     pub stale_ends: dotsplines::StaleEnds,
     /// tl-draw's patch: the input's nodes' geometries, in node order, measured before the
-    /// layout ([`crate::layout_dot_with_measured_nodes`]), which `dot_init_node` reads
+    /// layout ([`crate::layout_dot_with_measured`]), which `dot_init_node` reads
     /// instead of measuring each node again. Empty: every node is measured.
     pub measured_nodes: Vec<Box<graphviz_pure_geom::NodeGeometry>>,
+    /// tl-draw's patch: the input's edge and cluster labels measured before the layout
+    /// ([`crate::Measured`]), which `common_init_edge` and `do_graph_label` read instead
+    /// of measuring them. Empty: every label is measured.
+    pub measured_edge_labels: Vec<Option<Box<graphviz_pure_geom::EdgeLabelGeometry>>>,
+    pub measured_cluster_labels: Vec<Option<Option<Box<graphviz_pure_geom::GraphLabelGeometry>>>>,
 }
 
 impl<'a> Dot<'a> {
@@ -184,6 +189,8 @@ impl<'a> Dot<'a> {
             aborted: false,
             stale_ends: Default::default(),
             measured_nodes: Vec::new(),
+            measured_edge_labels: Vec::new(),
+            measured_cluster_labels: Vec::new(),
         }
     }
 
@@ -339,18 +346,24 @@ impl<'a> Dot<'a> {
 }
 
 thread_local! {
-    /// tl-draw's patch: the geometries [`crate::layout_dot_with_measured_nodes`] hands to
-    /// the next [`layout_dot`] on this thread, and takes back after it.
-    pub(crate) static MEASURED_NODES: std::cell::Cell<Option<Vec<Box<graphviz_pure_geom::NodeGeometry>>>> =
+    /// tl-draw's patch: what [`crate::layout_dot_with_measured`] hands to the next
+    /// [`layout_dot`] on this thread, and takes back after it.
+    pub(crate) static MEASURED: std::cell::Cell<Option<crate::Measured>> =
         const { std::cell::Cell::new(None) };
 }
 
 /// Lays out `graph` with the dotgen port.
 pub fn layout_dot(graph: &mut Graph) -> Result<()> {
-    // tl-draw's patch: geometries measured before the layout stand for both of its sizings.
-    let measured = MEASURED_NODES
-        .take()
-        .filter(|measured| measured.len() == graph.nodes.len());
+    // tl-draw's patch: geometries measured before the layout stand for both of its sizings,
+    // and labels measured before it for its own measuring of them.
+    let crate::Measured {
+        nodes: measured,
+        edge_labels,
+        cluster_labels,
+    } = MEASURED.take().unwrap_or_default();
+    let measured = Some(measured).filter(|measured| measured.len() == graph.nodes.len());
+    let labels_measured =
+        edge_labels.len() == graph.edges.len() && cluster_labels.len() == graph.subgraphs.len();
     match &measured {
         Some(measured) => {
             for (node, geometry) in graph.nodes.iter_mut().zip(measured) {
@@ -365,6 +378,10 @@ pub fn layout_dot(graph: &mut Graph) -> Result<()> {
     let result = {
         let mut d = Dot::new(graph);
         d.measured_nodes = measured.unwrap_or_default();
+        if labels_measured {
+            d.measured_edge_labels = edge_labels;
+            d.measured_cluster_labels = cluster_labels;
+        }
         d.graph_init();
         let maxphase = utils::late_int(d.agget(0, "phase"), -1, 1);
         // dot_layout: doDot only when there are nodes; dotneato_postprocess always.
@@ -375,7 +392,11 @@ pub fn layout_dot(graph: &mut Graph) -> Result<()> {
             d.dotneato_postprocess();
         }
         aborted = d.aborted;
-        MEASURED_NODES.set(Some(std::mem::take(&mut d.measured_nodes)));
+        MEASURED.set(Some(crate::Measured {
+            nodes: std::mem::take(&mut d.measured_nodes),
+            edge_labels: std::mem::take(&mut d.measured_edge_labels),
+            cluster_labels: std::mem::take(&mut d.measured_cluster_labels),
+        }));
         // dotLayout stops after dot_rank, dot_mincross or dot_position with
         // attach_phase_attrs(g, 1 or 2), and dot_layout still post-processes what it left
         // (dotinit.c:306-329, :517). A layout that failed returned before

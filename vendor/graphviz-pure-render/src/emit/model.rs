@@ -16,9 +16,41 @@ use graphviz_pure_core::{
 };
 use graphviz_pure_geom::html_label::HtmlLabel;
 use graphviz_pure_geom::node_size::{
-    LABEL_AT_LEFT, LABEL_AT_RIGHT, LABEL_AT_TOP, LabelGeometry, NodeGeometry, NodeSizeEnv,
-    graph_label_geometry_in, node_geometry,
+    EdgeLabelGeometry, GraphLabelGeometry, LABEL_AT_LEFT, LABEL_AT_RIGHT, LABEL_AT_TOP,
+    LabelGeometry, NodeGeometry, NodeSizeEnv, graph_label_geometry_in, node_geometry,
 };
+
+/// tl-draw's patch: a graph's edge and cluster labels measured before its layout, which the
+/// model takes instead of measuring them again ([`crate::GraphJobs::use_measured_labels`]).
+#[derive(Debug, Clone, Default)]
+pub struct MeasuredLabels {
+    /// Per edge, in edge order: what `edge_label_geometry_of` gives for it, `None` where
+    /// that is `EdgeLabelGeometry::default()` (no label at all).
+    pub edges: Vec<Option<Box<EdgeLabelGeometry>>>,
+    /// Per subgraph, in subgraph order: for a cluster, what `graph_label_geometry_in` gives
+    /// for it (its name, its own attributes, not the root, not flipped), `Some(None)` for no
+    /// label; `None` where it was not measured.
+    pub clusters: Vec<Option<Option<Box<GraphLabelGeometry>>>>,
+}
+
+impl MeasuredLabels {
+    /// Edge `index`'s label geometry, taken out (so that each is let go once the model
+    /// holds its labels).
+    fn take_edge(&mut self, index: usize) -> Option<EdgeLabelGeometry> {
+        self.edges
+            .get_mut(index)
+            .map(|label| label.take().map(|label| *label).unwrap_or_default())
+    }
+
+    /// The label geometry of subgraph `index`'s cluster, taken out (`Some(None)`: no
+    /// label), if measured.
+    fn take_cluster(&mut self, index: usize) -> Option<Option<GraphLabelGeometry>> {
+        self.clusters
+            .get_mut(index)
+            .and_then(Option::take)
+            .map(|label| label.map(|label| *label))
+    }
+}
 
 /// `textfont_t`.
 #[derive(Debug, Clone)]
@@ -278,32 +310,42 @@ impl<'g> Model<'g> {
     /// The render model of `g`. Its node, edge and cluster labels are sized again here
     /// (`diag::quietly`): C made them in layout, and reported their diagnostics there.
     pub fn build(g: &'g Graph) -> graphviz_pure_core::Result<Self> {
-        Self::build_with(g, None)
+        Self::build_with(g, None, None)
     }
 
     /// tl-draw's patch: [`Self::build`] with the geometries of `g`'s nodes, in node order,
     /// as the layout measured them (`node_geometry`), instead of measuring every node's
     /// label again; the remeasurement replays the layout's, so the model is the same. Any
-    /// other count of geometries is not used.
+    /// other count of geometries is not used. `measured_labels`, the edges' and clusters'
+    /// labels measured before the layout, stand for measuring those again in the same way
+    /// (when they hold one entry per edge and per subgraph).
     pub fn build_with(
         g: &'g Graph,
         measured_nodes: Option<Vec<Box<NodeGeometry>>>,
+        measured_labels: Option<MeasuredLabels>,
     ) -> graphviz_pure_core::Result<Self> {
         let measured_nodes = measured_nodes.filter(|m| m.len() == g.nodes.len());
+        let measured_labels = measured_labels.filter(|m| {
+            m.edges.len() == g.edges.len() && m.clusters.len() == g.subgraphs.len()
+        });
         // The labels were measured by layout; measure them again as C measured them then.
-        graphviz_pure_core::font::textfont_remeasuring(|| Self::build_measured(g, measured_nodes))
+        graphviz_pure_core::font::textfont_remeasuring(|| {
+            Self::build_measured(g, measured_nodes, measured_labels)
+        })
     }
 
     fn build_measured(
         g: &'g Graph,
         measured_nodes: Option<Vec<Box<NodeGeometry>>>,
+        measured_labels: Option<MeasuredLabels>,
     ) -> graphviz_pure_core::Result<Self> {
-        graphviz_pure_core::diag::quietly(|| Self::build_quiet(g, measured_nodes))
+        graphviz_pure_core::diag::quietly(|| Self::build_quiet(g, measured_nodes, measured_labels))
     }
 
     fn build_quiet(
         g: &'g Graph,
         measured_nodes: Option<Vec<Box<NodeGeometry>>>,
+        mut measured_labels: Option<MeasuredLabels>,
     ) -> graphviz_pure_core::Result<Self> {
         let directed = g.kind == GraphKind::Directed;
         let env = NodeSizeEnv::from_graph(g);
@@ -374,6 +416,8 @@ impl<'g> Model<'g> {
             let hname = &g.nodes[e.head.0 as usize].name;
             let lg = if no_edge_init {
                 graphviz_pure_geom::node_size::EdgeLabelGeometry::default()
+            } else if let Some(measured) = measured_labels.as_mut().and_then(|m| m.take_edge(ei)) {
+                measured
             } else {
                 graphviz_pure_geom::node_size::edge_label_geometry_of(
                     u64::from(e.id.0),
@@ -474,6 +518,7 @@ impl<'g> Model<'g> {
             has_labels: &mut u32,
             env: &NodeSizeEnv<'_>,
             flip: bool,
+            mut measured: Option<&mut MeasuredLabels>,
         ) {
             let s = &g.subgraphs[sid];
             let drawn = match s.layout.reg {
@@ -486,6 +531,10 @@ impl<'g> Model<'g> {
                 let name = g.subgraph_name(sid);
                 let label = if s.layout.no_label {
                     None
+                } else if let Some(label) =
+                    measured.as_deref_mut().and_then(|m| m.take_cluster(sid)).filter(|_| !flip)
+                {
+                    label
                 } else {
                     graph_label_geometry_in(&name, s.html_name, &s.graph_attrs, false, flip, env)
                 };
@@ -530,12 +579,14 @@ impl<'g> Model<'g> {
                 out.push(idx);
                 let mut kids = Vec::new();
                 for c in &s.subgraphs {
-                    dfs(g, c.0 as usize, &mut kids, clusters, has_labels, env, flip);
+                    let measured = measured.as_deref_mut();
+                    dfs(g, c.0 as usize, &mut kids, clusters, has_labels, env, flip, measured);
                 }
                 clusters[idx].children = kids;
             } else {
                 for c in &s.subgraphs {
-                    dfs(g, c.0 as usize, out, clusters, has_labels, env, flip);
+                    let measured = measured.as_deref_mut();
+                    dfs(g, c.0 as usize, out, clusters, has_labels, env, flip, measured);
                 }
             }
         }
@@ -549,6 +600,7 @@ impl<'g> Model<'g> {
                     &mut has_labels,
                     &env,
                     flip,
+                    measured_labels.as_mut(),
                 );
             }
         }
