@@ -104,6 +104,10 @@ def test_branch_condition_and_then_arm() -> None:
     assert entry["arm_entries"][0]["arm"] == "then"
     assert document["conditionals"][0]["line"] > 0
     assert not document["conditionals"][0]["file"].startswith("/"), "paths are made relative"
+    # `if x.sum() > 0` turns a tensor into a Python bool: TorchLens's scalar-escape advisory.
+    advisory = document["advisories"][0]
+    assert advisory["kind"] == "scalar_escape" and advisory["count"] >= 1
+    assert not advisory["first_at"].startswith("/"), "paths are made relative"
 
 
 def test_uncalled_modules_are_rebuilt_with_their_class() -> None:
@@ -120,6 +124,8 @@ def test_edited_fork_exports_edits_and_clean_changes() -> None:
     check_consistent(document)
     assert document["edits"]["edits"][0]["helper"] == "zero_ablate"
     assert document["edits"]["edits"][0]["target"] == "module fc1"
+    fired_at = [op["label"] for op in document["ops"] if op.get("edits")]
+    assert fired_at and document["edits"]["edits"][0]["sites"] == fired_at
     changes = {op["label"]: op.get("clean_max_abs_change") for op in document["ops"]}
     assert changes["input_1:1"] == 0.0 and changes["linear_1_1:1"] > 0.0
 
