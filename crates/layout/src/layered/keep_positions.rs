@@ -51,7 +51,7 @@ pub(crate) fn rounded(value: f64) -> f64 {
     }
 }
 
-/// Whether [`write`] gives what the keep-positions path would for `graph` and `placement`:
+/// Whether [`write()`] gives what the keep-positions path would for `graph` and `placement`:
 /// a two-dimensional drawing without aspect ratio, background or node floating labels, at
 /// least one node, and every label of every arrow placed.
 pub(crate) fn applies(graph: &Graph, placement: &Placement) -> bool {

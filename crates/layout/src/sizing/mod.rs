@@ -107,7 +107,8 @@ const NODES_PER_THREAD: usize = 32;
 
 /// Sizes every node of `graph`, sets its width and height, and returns the geometries it
 /// measured, in node order, each compacted (they stay alive through placing and writing)
-/// and boxed (the writer's model takes each without a copy).
+/// and boxed (the writer's model takes each without a copy), with the arrows' and frames'
+/// labels (none past [`MOST_LABELLED`]).
 pub(crate) fn size_nodes(graph: &mut Graph) -> Result<Measured, String> {
     let measured = measured(graph)?;
     for (node, geometry) in graph.nodes.iter_mut().zip(&measured.nodes) {
@@ -185,9 +186,8 @@ struct Share {
 }
 
 impl Share {
-    /// The `index`th of `count` shares of `graph`.
-    /// The labels are left out of a drawing with more than [`MOST_LABELLED`] arrows and
-    /// subgraphs.
+    /// The `index`th of `count` shares of `graph`; with no labels in a drawing of more than
+    /// [`MOST_LABELLED`] arrows and subgraphs.
     fn of(graph: &Graph, index: usize, count: usize) -> Share {
         let run = |len: usize| {
             let size = len.div_ceil(count);
