@@ -459,8 +459,8 @@ def _export_module_calls(trace: Any) -> list[dict[str, Any]]:
         parent = call.call_parent_label
         if parent and not parent.startswith("self:"):
             record["parent_call"] = parent
-        # TorchLens keeps a call's ops pass-qualified already: the check is inline, a call
-        # of `_label` per label was a fifth of this (DenseNet-121's calls list 3,600).
+        # Qualified as `_label` does, inline: the labels are many (each op is listed by every
+        # call around it) and a function call apiece was a fifth of this loop.
         record["ops"] = [o if ":" in o else f"{o}:1" for o in call.ops]
         record["output_ops"] = [o if ":" in o else f"{o}:1" for o in call.output_ops]
         calls.append(record)
@@ -628,7 +628,7 @@ def _export_advisories(trace: Any, source_root: str | None) -> list[dict[str, An
     """What TorchLens warns about the capture (``scalar_escape``: a tensor turned into a
     Python number), drawn as header lines; where it first happened, as call sites are."""
     # `capture_advisories` alone: the whole honesty record (`capture_honesty_facts`) also
-    # scans every op for interventions, a twentieth of converting DenseNet-121.
+    # scans every op for interventions.
     try:
         from torchlens._capture_honesty import capture_advisories
     except ImportError:  # pragma: no cover - other TorchLens versions
