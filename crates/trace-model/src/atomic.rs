@@ -349,14 +349,27 @@ mod tests {
         // What the handler sees: the write under way. `keep` stands for the process
         // exiting without the file's own clean-up.
         let _ = temp.keep().unwrap();
-        assert!(unfinished_writes().contains(&path));
+        // The handler reads the list without waiting (it must not block on a write holding
+        // the lock), so while another test's write holds it the handler sees none: with this
+        // write registered, an empty list is such a moment, read again.
+        let seen = || {
+            for _ in 0..100_000 {
+                let seen = unfinished_writes();
+                if !seen.is_empty() {
+                    return seen;
+                }
+                std::thread::yield_now();
+            }
+            Vec::new()
+        };
+        assert!(seen().contains(&path));
         // The handler removes every write under way; other tests' writes run in this
         // process at the same time, so this one removes only its own, as the handler would.
-        for write in unfinished_writes().iter().filter(|write| **write == path) {
+        for write in seen().iter().filter(|write| **write == path) {
             std::fs::remove_file(write).unwrap();
         }
         assert!(!path.exists());
         drop(unfinished);
-        assert!(!unfinished_writes().contains(&path));
+        assert!(!UNFINISHED.lock().unwrap().contains(&path));
     }
 }
