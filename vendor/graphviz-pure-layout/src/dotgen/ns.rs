@@ -126,7 +126,8 @@ impl NsGraph for DotNs<'_, '_> {
 }
 
 impl Dot<'_> {
-    /// `rank2(g, balance, maxiter, search_size)`
+    /// `rank2(g, balance, maxiter, search_size)`; a large run goes through a packed copy of
+    /// the graph ([`Packed`], tl-draw's patch).
     pub fn rank2(
         &mut self,
         g: G,
