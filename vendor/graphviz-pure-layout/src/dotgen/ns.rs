@@ -175,7 +175,10 @@ fn packs(ranked: usize, nodes: usize) -> bool {
     if tests::UNPACKED.get() {
         return false;
     }
-    ranked >= PACKED_FROM && ranked * 4 >= nodes
+    let packs = ranked >= PACKED_FROM && ranked * 4 >= nodes;
+    #[cfg(test)]
+    tests::PACKED_RUNS.set(tests::PACKED_RUNS.get() + usize::from(packs));
+    packs
 }
 
 /// tl-draw's patch: dot's graph copied into dense arrays, a field at a time, for one
@@ -406,6 +409,8 @@ mod tests {
     thread_local! {
         /// Lays out without packing, to compare.
         pub(super) static UNPACKED: Cell<bool> = const { Cell::new(false) };
+        /// How many runs were packed.
+        pub(super) static PACKED_RUNS: Cell<usize> = const { Cell::new(0) };
     }
 
     fn attrs(pairs: &[(&str, &str)]) -> AttrMap {
@@ -436,8 +441,8 @@ mod tests {
     }
 
     /// Twelve blocks of a residual network (each a frame in a frame) over 100 nodes: edges
-    /// skipping ranks, a labelled edge, a flat edge, a second component; ranked with
-    /// `newrank` or not.
+    /// skipping ranks, labelled edges, an edge against the flow that does not constrain the
+    /// ranks, a second component; ranked with `newrank` or not.
     fn residual_blocks(newrank: bool) -> Graph {
         let mut g = Graph::new("G", GraphKind::Directed, false);
         g.graph_attrs.insert("newrank".into(), newrank.to_string());
@@ -481,8 +486,18 @@ mod tests {
     fn packed_network_simplex_lays_out_as_unpacked() {
         for newrank in [false, true] {
             let mut packed = residual_blocks(newrank);
-            assert!(packed.nodes.len() > super::PACKED_FROM);
+            PACKED_RUNS.set(0);
             layout_graph(&mut packed, LayoutEngine::Dot).unwrap();
+            assert!(
+                PACKED_RUNS.get() > 0,
+                "newrank={newrank}: no run was packed"
+            );
+            assert!(
+                packed
+                    .subgraphs
+                    .iter()
+                    .all(|frame| frame.bb.ur.y > frame.bb.ll.y)
+            );
             UNPACKED.set(true);
             let mut unpacked = residual_blocks(newrank);
             let laid_out = layout_graph(&mut unpacked, LayoutEngine::Dot);
