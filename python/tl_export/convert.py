@@ -327,10 +327,16 @@ def _add_annotations(record: dict[str, Any], op: Any) -> None:
         record["picture"] = picture
 
 
+def _helper_name(name: Any) -> str:
+    """An edit's helper as the document names it: a hook of the user's own is ``user_hook``.
+    The firings and the edit specs are matched by it."""
+    return str(name or "user_hook")
+
+
 def _add_edits(record: dict[str, Any], op: Any, out: torch.Tensor | None, clean: Any) -> None:
     """The edits that fired at the op, and how far its output moved from the clean run."""
     fires = [
-        {"helper": str(f.helper_name or "user_hook"), **({"engine": str(f.engine)} if f.engine else {})}
+        {"helper": _helper_name(f.helper_name), **({"engine": str(f.engine)} if f.engine else {})}
         for f in (op.interventions or [])
     ]
     if fires:
@@ -512,7 +518,7 @@ def _export_edits(trace: Any, ops: list[dict[str, Any]], clean_available: bool) 
             fired.setdefault(fire["helper"], []).append(op["label"])
     edits = []
     for hook in getattr(spec, "hook_specs", ()) or ():
-        helper = str(getattr(hook.helper, "helper_name", None) or "user_hook")
+        helper = _helper_name(getattr(hook.helper, "helper_name", None))
         target = hook.site_target
         sites = fired.pop(helper, [])
         edits.append(

@@ -36,11 +36,7 @@ impl NsGraph for DotNs<'_, '_> {
         self.d.nodes[n].name.clone()
     }
     fn err_name(&self, n: usize) -> String {
-        if self.d.nodes[n].node_type == NORMAL {
-            self.d.nodes[n].name.clone()
-        } else {
-            "%0".to_string()
-        }
+        self.d.ns_err_name(n)
     }
     fn rank(&self, n: usize) -> i32 {
         self.d.nodes[n].rank
@@ -126,6 +122,15 @@ impl NsGraph for DotNs<'_, '_> {
 }
 
 impl Dot<'_> {
+    /// `agnameof(n)` in the simplex's error messages: anonymous and virtual nodes print as `%0`.
+    fn ns_err_name(&self, n: N) -> String {
+        if self.nodes[n].node_type == NORMAL {
+            self.nodes[n].name.clone()
+        } else {
+            "%0".to_string()
+        }
+    }
+
     /// `rank2(g, balance, maxiter, search_size)`; a large run goes through a packed copy of
     /// the graph ([`Packed`], tl-draw's patch).
     pub fn rank2(
@@ -311,11 +316,7 @@ impl NsGraph for Packed<'_, '_> {
         self.d.nodes[n].name.clone()
     }
     fn err_name(&self, n: usize) -> String {
-        if self.is_normal(n) {
-            self.d.nodes[n].name.clone()
-        } else {
-            "%0".to_string()
-        }
+        self.d.ns_err_name(n)
     }
     fn rank(&self, n: usize) -> i32 {
         self.nodes.rank[n]
