@@ -74,6 +74,11 @@ def compare(ours: Path, theirs: Path) -> None:
         print(f"wheel_check: {stem}.png differs in {share:.4%} of its pixels")
         if share > MAX_DIFFERING_SHARE:
             sys.exit(f"wheel_check: {stem}.png from the wheel does not look like the source build's")
+        # With the system's fonts hidden, tl-draw's own PDF writer set the text in the
+        # wheel's fonts and embedded them (cairo would have written the file otherwise).
+        pdf = (ours / f"{stem}.pdf").read_bytes()
+        if b"/Producer (tl-draw)" not in pdf or b"+NimbusSans-Regular" not in pdf:
+            sys.exit(f"wheel_check: {stem}.pdf from the wheel does not embed the wheel's fonts")
 
 
 if __name__ == "__main__":

@@ -95,6 +95,11 @@ pub(crate) fn helvetica(bold: bool, italic: bool) -> Option<&'static FontFace> {
     Some(&faces.faces[usize::from(bold) + 2 * usize::from(italic)])
 }
 
+/// The folder registered with [`use_fonts_in`], if any.
+pub(crate) fn registered_folder() -> Option<&'static Path> {
+    FACES.get().map(|faces| faces.folder.as_path())
+}
+
 fn font_error(folder: &Path, problem: String) -> RenderError {
     RenderError::Fonts {
         folder: folder.to_owned(),

@@ -1,16 +1,21 @@
-//! Paints a laid-out graph onto PDF, PNG and SVG surfaces with cairo.
+//! Paints a laid-out graph onto PDF, PNG and SVG surfaces: with cairo, and PDF mostly with a
+//! writer of its own (`pdf`, for drawings whose text is Helvetica, with no node pictures).
 //!
 //! The input is the layout engine's `json` output (graphviz-pure's or `dot -Tjson`'s):
 //! geometry as xdot drawing operations, parsed by [`xdot::Layout`]. Painting replays them in
 //! Graphviz's order (background, clusters outermost first, edges, nodes, the graph label),
 //! fitting every text into the width the layout reserved. It needs cairo but not Graphviz.
 //!
-//! Invariants: the same layout and options give the same bytes for PDF-free formats (PNG,
-//! SVG); raster output never exceeds cairo's 32,767-pixel limit and PDF pages never exceed
-//! the 14,400-point PDF page limit (larger drawings are scaled down, with a warning).
+//! Invariants: the same layout and options give the same bytes in every format (cairo's
+//! time stamps are fixed); raster output never exceeds cairo's 32,767-pixel limit and PDF
+//! pages never exceed the 14,400-point PDF page limit (larger drawings are scaled down, with
+//! a warning).
 
+mod cairo_canvas;
+mod canvas;
 mod fonts;
 mod paint;
+mod pdf;
 mod png_file;
 pub mod xdot;
 
@@ -21,6 +26,7 @@ use cairo::{
     SvgSurface,
 };
 
+use canvas::{Canvas, Paint};
 pub use fonts::{use_fonts_in, FONT_FILES};
 pub use paint::{parse_color, Rgba};
 use paint::{Frame, Painter};
@@ -197,7 +203,9 @@ pub fn render_layout(
                 f64::from(pixels_wide) / scale,
                 f64::from(pixels_high) / scale,
             );
-            paint_all(&context, layout, frame, page, options);
+            paint_all(&context, layout, frame, page, options, |image| {
+                cairo_canvas::paint_image(&context, frame, image)
+            });
             drop(context);
             let opaque = page_color(layout).3 >= 1.0;
             png_file::encode_in_bands(pixels_wide, pixels_high, opaque, |band, top| {
@@ -210,13 +218,21 @@ pub fn render_layout(
         }
         Format::Pdf => {
             let scale = fit(1.0, MAX_PDF_SIDE, "points");
+            let own = pdf::writes(layout, options)
+                .then(|| pdf::write(layout, frame, (width, height), scale, options))
+                .flatten();
+            if let Some(bytes) = own {
+                return Ok(Rendered { bytes, warnings });
+            }
             let surface = PdfSurface::for_stream(width * scale, height * scale, Vec::<u8>::new())?;
             // cairo stamps the current time into every PDF; a fixed date makes the same
             // drawing give the same bytes (the file's own time is its modification time).
             surface.set_metadata(cairo::PdfMetadata::CreateDate, PDF_CREATION_DATE)?;
             let context = Context::new(&surface)?;
             context.scale(scale, scale);
-            paint_all(&context, layout, frame, (width, height), options);
+            paint_all(&context, layout, frame, (width, height), options, |image| {
+                cairo_canvas::paint_image(&context, frame, image)
+            });
             drop(context);
             finish_stream(surface.finish_output_stream())?
         }
@@ -226,14 +242,18 @@ pub fn render_layout(
             surface.set_eps(format == Format::Eps);
             let context = Context::new(&surface)?;
             context.scale(scale, scale);
-            paint_all(&context, layout, frame, (width, height), options);
+            paint_all(&context, layout, frame, (width, height), options, |image| {
+                cairo_canvas::paint_image(&context, frame, image)
+            });
             drop(context);
             fixed_creation_date(finish_stream(surface.finish_output_stream())?)
         }
         Format::Svg => {
             let surface = SvgSurface::for_stream(width, height, Vec::<u8>::new())?;
             let context = Context::new(&surface)?;
-            paint_all(&context, layout, frame, (width, height), options);
+            paint_all(&context, layout, frame, (width, height), options, |image| {
+                cairo_canvas::paint_image(&context, frame, image)
+            });
             drop(context);
             renumber_surfaces(finish_stream(surface.finish_output_stream())?)
         }
@@ -338,19 +358,25 @@ fn page_color(layout: &Layout) -> Rgba {
         .unwrap_or(Rgba(1.0, 1.0, 1.0, 1.0))
 }
 
-fn paint_all(
-    context: &Context,
+/// Paints the whole drawing on `canvas`, in Graphviz's order: the page, the graph's own
+/// drawing, clusters outermost first, arrows, nodes, pictures (by `picture`), the graph's
+/// label, and the shading layer on top.
+pub(crate) fn paint_all<C: Canvas>(
+    canvas: &C,
     layout: &Layout,
     frame: Frame,
     page: (f64, f64),
     options: &RenderOptions,
+    picture: impl Fn(&xdot::ImagePlacement),
 ) {
     let (width, height) = page;
-    let Rgba(r, g, b, a) = page_color(layout);
-    context.set_source_rgba(r, g, b, a);
-    context.rectangle(0.0, 0.0, width, height);
-    let _ = context.fill();
-    let painter = Painter::new(context, frame, options.xdot_escaped_text);
+    canvas.move_to((0.0, 0.0));
+    canvas.line_to((width, 0.0));
+    canvas.line_to((width, height));
+    canvas.line_to((0.0, height));
+    canvas.close_path();
+    canvas.finish_path(Some(&Paint::Solid(page_color(layout))), None);
+    let painter = Painter::new(canvas, frame, options.xdot_escaped_text);
     painter.paint(&layout.draw);
     let (clusters, nodes) = layout
         .objects
@@ -360,14 +386,7 @@ fn paint_all(
         painter.paint(&cluster.label);
     }
     for edge in &layout.edges {
-        for ops in [
-            &edge.draw,
-            &edge.head_arrow,
-            &edge.tail_arrow,
-            &edge.label,
-            &edge.head_label,
-            &edge.tail_label,
-        ] {
+        for ops in edge.op_lists() {
             painter.paint(ops);
         }
     }
@@ -376,11 +395,11 @@ fn paint_all(
         painter.paint(&node.label);
     }
     for image in &options.images {
-        painter.image(image);
+        picture(image);
     }
     painter.paint(&layout.label);
     if let Some(shading) = &options.shading {
-        let overlay = Painter::overlay(context, frame, parse_color(&shading.color));
+        let overlay = Painter::overlay(canvas, frame, parse_color(&shading.color));
         let name = |index: usize| layout.objects.get(index).map(|o| o.name.as_str());
         for edge in &layout.edges {
             let key = (name(edge.tail), name(edge.head));

@@ -1,10 +1,7 @@
-//! Replays xdot drawing operations on a cairo context.
+//! Replays xdot drawing operations on a canvas.
 
-use std::f64::consts::TAU;
-
-use cairo::{Context, FontSlant, FontWeight, ImageSurface, LinearGradient, RadialGradient};
-
-use crate::xdot::{ColorSpec, ImagePlacement, Op, Point};
+use crate::canvas::{Canvas, Paint, Pen, TextFont, TextPlace};
+use crate::xdot::{ColorSpec, Op, Point};
 
 /// An RGBA colour with components in 0..=1.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -45,19 +42,12 @@ pub struct Frame {
 }
 
 impl Frame {
-    fn map(&self, point: Point) -> (f64, f64) {
+    pub(crate) fn map(&self, point: Point) -> (f64, f64) {
         (
             point[0] - self.llx + self.pad,
             self.ury - point[1] + self.pad,
         )
     }
-}
-
-#[derive(Clone)]
-enum Paint {
-    Solid(Rgba),
-    Linear(LinearGradient),
-    Radial(RadialGradient),
 }
 
 /// Drawing state; reset at the start of every operation list.
@@ -88,21 +78,21 @@ impl Default for State {
     }
 }
 
-/// Paints operation lists onto one context.
-pub struct Painter<'c> {
-    context: &'c Context,
+/// Paints operation lists onto one canvas.
+pub(crate) struct Painter<'c, C: Canvas> {
+    canvas: &'c C,
     frame: Frame,
     /// Overrides every fill and pen colour (the translucent shading layer).
-    overlay: Option<Rgba>,
+    overlay: Option<Paint>,
     /// Texts carry xdot escaping to undo.
     xdot_escaped_text: bool,
 }
 
-impl<'c> Painter<'c> {
-    /// A painter for `context` in `frame`.
-    pub fn new(context: &'c Context, frame: Frame, xdot_escaped_text: bool) -> Painter<'c> {
+impl<'c, C: Canvas> Painter<'c, C> {
+    /// A painter for `canvas` in `frame`.
+    pub(crate) fn new(canvas: &'c C, frame: Frame, xdot_escaped_text: bool) -> Painter<'c, C> {
         Painter {
-            context,
+            canvas,
             frame,
             overlay: None,
             xdot_escaped_text,
@@ -110,124 +100,95 @@ impl<'c> Painter<'c> {
     }
 
     /// A painter that paints every shape in one translucent colour and skips text.
-    pub fn overlay(context: &'c Context, frame: Frame, color: Rgba) -> Painter<'c> {
+    pub(crate) fn overlay(canvas: &'c C, frame: Frame, color: Rgba) -> Painter<'c, C> {
         Painter {
-            context,
+            canvas,
             frame,
-            overlay: Some(color),
+            overlay: Some(Paint::Solid(color)),
             xdot_escaped_text: false,
         }
     }
 
     fn paint_of(&self, spec: &ColorSpec) -> Paint {
-        let stops = |add: &dyn Fn(f64, Rgba)| {
-            for stop in &spec.stops {
-                add(stop.frac, parse_color(&stop.color));
-            }
+        let stops = || {
+            spec.stops
+                .iter()
+                .map(|stop| (stop.frac, parse_color(&stop.color)))
+                .collect()
         };
         match (spec.grad.as_str(), spec.p0.as_deref(), spec.p1.as_deref()) {
-            ("linear", Some([x0, y0, ..]), Some([x1, y1, ..])) => {
-                let (a, b) = (self.frame.map([*x0, *y0]), self.frame.map([*x1, *y1]));
-                let gradient = LinearGradient::new(a.0, a.1, b.0, b.1);
-                stops(&|frac, c| gradient.add_color_stop_rgba(frac, c.0, c.1, c.2, c.3));
-                Paint::Linear(gradient)
-            }
-            ("radial", Some([x0, y0, r0]), Some([x1, y1, r1])) => {
-                let (a, b) = (self.frame.map([*x0, *y0]), self.frame.map([*x1, *y1]));
-                let gradient = RadialGradient::new(a.0, a.1, *r0, b.0, b.1, *r1);
-                stops(&|frac, c| gradient.add_color_stop_rgba(frac, c.0, c.1, c.2, c.3));
-                Paint::Radial(gradient)
-            }
+            ("linear", Some([x0, y0, ..]), Some([x1, y1, ..])) => Paint::Linear {
+                from: self.frame.map([*x0, *y0]),
+                to: self.frame.map([*x1, *y1]),
+                stops: stops(),
+            },
+            ("radial", Some([x0, y0, r0]), Some([x1, y1, r1])) => Paint::Radial {
+                from: self.frame.map([*x0, *y0]),
+                from_radius: *r0,
+                to: self.frame.map([*x1, *y1]),
+                to_radius: *r1,
+                stops: stops(),
+            },
             _ => Paint::Solid(parse_color(spec.color.as_deref().unwrap_or("black"))),
         }
     }
 
-    fn set_source(&self, paint: &Paint) {
-        if let Some(Rgba(r, g, b, a)) = self.overlay {
-            self.context.set_source_rgba(r, g, b, a);
-            return;
-        }
-        // Sources that cannot be set leave cairo's previous one; nothing to report.
-        let _ = match paint {
-            Paint::Solid(Rgba(r, g, b, a)) => {
-                self.context.set_source_rgba(*r, *g, *b, *a);
-                Ok(())
-            }
-            Paint::Linear(gradient) => self.context.set_source(gradient),
-            Paint::Radial(gradient) => self.context.set_source(gradient),
-        };
-    }
-
-    fn stroke(&self, state: &State) {
-        let context = self.context;
-        context.set_line_width(if self.overlay.is_some() {
-            state.line_width.max(6.0)
-        } else {
-            state.line_width
-        });
-        context.set_dash(
-            if self.overlay.is_some() {
-                &[]
-            } else {
-                &state.dash
-            },
-            0.0,
-        );
-        self.set_source(&state.pen);
-        let _ = context.stroke();
+    /// What `paint` paints with on this painter (the overlay's colour on an overlay).
+    fn effective<'p>(&'p self, paint: &'p Paint) -> &'p Paint {
+        self.overlay.as_ref().unwrap_or(paint)
     }
 
     /// Fills (when `filled`) then outlines the current path.
     fn finish_shape(&self, state: &State, filled: bool) {
         if state.invisible {
-            self.context.new_path();
+            self.canvas.finish_path(None, None);
             return;
         }
-        if filled {
-            self.set_source(&state.fill);
-            let _ = self.context.fill_preserve();
-        }
-        if self.overlay.is_some() && filled {
-            self.context.new_path();
+        let fill = filled.then(|| self.effective(&state.fill));
+        let pen = if self.overlay.is_some() {
+            // The overlay outlines only open lines (arrows), wide enough to see.
+            (!filled).then(|| Pen {
+                paint: self.effective(&state.pen),
+                width: state.line_width.max(6.0),
+                dash: &[],
+            })
         } else {
-            self.stroke(state);
-        }
+            Some(Pen {
+                paint: &state.pen,
+                width: state.line_width,
+                dash: &state.dash,
+            })
+        };
+        self.canvas.finish_path(fill, pen);
     }
 
     fn polygon_path(&self, points: &[Point]) {
         for (i, point) in points.iter().enumerate() {
-            let (x, y) = self.frame.map(*point);
+            let at = self.frame.map(*point);
             if i == 0 {
-                self.context.move_to(x, y);
+                self.canvas.move_to(at);
             } else {
-                self.context.line_to(x, y);
+                self.canvas.line_to(at);
             }
         }
     }
 
     fn bspline_path(&self, points: &[Point]) {
         let Some(first) = points.first() else { return };
-        let (x, y) = self.frame.map(*first);
-        self.context.move_to(x, y);
+        self.canvas.move_to(self.frame.map(*first));
         for triple in points[1..].chunks_exact(3) {
-            let (a, b, c) = (
+            self.canvas.curve_to(
                 self.frame.map(triple[0]),
                 self.frame.map(triple[1]),
                 self.frame.map(triple[2]),
             );
-            self.context.curve_to(a.0, a.1, b.0, b.1, c.0, c.1);
         }
     }
 
     fn ellipse_path(&self, rect: &[f64; 4]) {
-        let (cx, cy) = self.frame.map([rect[0], rect[1]]);
+        let center = self.frame.map([rect[0], rect[1]]);
         let (rx, ry) = (rect[2].abs().max(1e-6), rect[3].abs().max(1e-6));
-        self.context.save().ok();
-        self.context.translate(cx, cy);
-        self.context.scale(rx, ry);
-        self.context.new_sub_path();
-        self.context.arc(0.0, 0.0, 1.0, 0.0, TAU);
-        self.context.restore().ok();
+        self.canvas.ellipse(center, rx, ry);
     }
 
     fn text(&self, state: &State, pt: Point, align: &str, width: f64, text: &str) {
@@ -241,73 +202,35 @@ impl<'c> Painter<'c> {
         } else {
             text
         };
-        let context = self.context;
         let (family, bold, italic) = font_of(&state.font_face, state.font_flags);
-        match crate::fonts::helvetica(bold, italic).filter(|_| family == "Helvetica") {
-            Some(face) => context.set_font_face(face),
-            None => select_system_font(context, family, bold, italic),
-        }
-        context.set_font_size(state.font_size);
-        let advance = context
-            .text_extents(text)
-            .map(|e| e.x_advance())
-            .unwrap_or(width);
-        // Squeeze only when the real text is wider than the room the layout gave it.
-        let squeeze = if advance > width && advance > 0.0 {
-            width / advance
-        } else {
-            1.0
+        let font = TextFont {
+            family,
+            bold,
+            italic,
+            size: state.font_size,
         };
-        let drawn = advance * squeeze;
-        let (x, y) = self.frame.map(pt);
-        let left = match align {
-            "c" => x - drawn / 2.0,
-            "r" => x - drawn,
-            _ => x,
+        let place = TextPlace {
+            anchor: self.frame.map(pt),
+            align,
+            width,
         };
-        self.set_source(&state.pen);
-        context.save().ok();
-        context.translate(left, y);
-        context.scale(squeeze, 1.0);
-        context.move_to(0.0, 0.0);
-        let _ = context.show_text(text);
-        context.restore().ok();
+        let (left, drawn) = self.canvas.text(font, text, place, &state.pen);
         if state.font_flags & 4 != 0 {
             let thickness = (state.font_size / 14.0).max(0.5);
-            context.set_line_width(thickness);
-            context.set_dash(&[], 0.0);
-            context.move_to(left, y + 2.0 * thickness);
-            context.line_to(left + drawn, y + 2.0 * thickness);
-            let _ = context.stroke();
+            let y = place.anchor.1 + 2.0 * thickness;
+            self.canvas.move_to((left, y));
+            self.canvas.line_to((left + drawn, y));
+            let pen = Pen {
+                paint: &state.pen,
+                width: thickness,
+                dash: &[],
+            };
+            self.canvas.finish_path(None, Some(pen));
         }
-    }
-
-    /// Paints a node picture scaled into its rectangle; a picture that cannot be read is
-    /// left out (the layout kept its room empty).
-    pub fn image(&self, image: &ImagePlacement) {
-        let Ok(mut file) = std::fs::File::open(&image.file) else {
-            return;
-        };
-        let Ok(surface) = ImageSurface::create_from_png(&mut file) else {
-            return;
-        };
-        let [x, y, width, height] = image.rect;
-        let (left, top) = self.frame.map([x, y + height]);
-        let (scale_x, scale_y) = (
-            width / f64::from(surface.width().max(1)),
-            height / f64::from(surface.height().max(1)),
-        );
-        let context = self.context;
-        context.save().ok();
-        context.translate(left, top);
-        context.scale(scale_x, scale_y);
-        let _ = context.set_source_surface(&surface, 0.0, 0.0);
-        let _ = context.paint();
-        context.restore().ok();
     }
 
     /// Paints one operation list (state starts fresh).
-    pub fn paint(&self, ops: &[Op]) {
+    pub(crate) fn paint(&self, ops: &[Op]) {
         let mut state = State::default();
         for op in ops {
             match op {
@@ -329,12 +252,12 @@ impl<'c> Painter<'c> {
                 }
                 Op::FilledPolygon { points } => {
                     self.polygon_path(points);
-                    self.context.close_path();
+                    self.canvas.close_path();
                     self.finish_shape(&state, true);
                 }
                 Op::Polygon { points } => {
                     self.polygon_path(points);
-                    self.context.close_path();
+                    self.canvas.close_path();
                     self.finish_shape(&state, false);
                 }
                 Op::Polyline { points } => {
@@ -343,7 +266,7 @@ impl<'c> Painter<'c> {
                 }
                 Op::FilledBspline { points } => {
                     self.bspline_path(points);
-                    self.context.close_path();
+                    self.canvas.close_path();
                     self.finish_shape(&state, true);
                 }
                 Op::Bspline { points } => {
@@ -380,26 +303,9 @@ fn apply_style(state: &mut State, style: &str) {
     }
 }
 
-/// Sets `family` as fontconfig resolves it.
-fn select_system_font(context: &Context, family: &str, bold: bool, italic: bool) {
-    context.select_font_face(
-        family,
-        if italic {
-            FontSlant::Italic
-        } else {
-            FontSlant::Normal
-        },
-        if bold {
-            FontWeight::Bold
-        } else {
-            FontWeight::Normal
-        },
-    );
-}
-
 /// Font family and weight/slant for a PostScript-style name and xdot flags. Helvetica,
 /// Times and Courier resolve through fontconfig to their metric-compatible faces.
-fn font_of(face: &str, flags: u32) -> (&str, bool, bool) {
+pub(crate) fn font_of(face: &str, flags: u32) -> (&str, bool, bool) {
     let (family, variant) = face.split_once('-').unwrap_or((face, ""));
     let bold = flags & 1 != 0 || variant.contains("Bold");
     let italic = flags & 2 != 0 || variant.contains("Italic") || variant.contains("Oblique");

@@ -198,6 +198,21 @@ pub struct EdgeGeometry {
     pub tail_label: Vec<Op>,
 }
 
+impl EdgeGeometry {
+    /// The edge's operation lists in Graphviz's paint order: spline, arrow head and tail,
+    /// then the labels.
+    pub fn op_lists(&self) -> [&[Op]; 6] {
+        [
+            &self.draw,
+            &self.head_arrow,
+            &self.tail_arrow,
+            &self.label,
+            &self.head_label,
+            &self.tail_label,
+        ]
+    }
+}
+
 /// The whole laid-out graph.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct Layout {
