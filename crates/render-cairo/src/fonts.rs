@@ -92,7 +92,12 @@ pub fn use_fonts_in(folder: &Path) -> Result<(), RenderError> {
 /// reference of its own, yet releases one when dropped (a clone would free the face).
 pub(crate) fn helvetica(bold: bool, italic: bool) -> Option<&'static FontFace> {
     let faces = FACES.get()?;
-    Some(&faces.faces[usize::from(bold) + 2 * usize::from(italic)])
+    Some(&faces.faces[face_index(bold, italic)])
+}
+
+/// The index in [`FONT_FILES`] of a weight and slant.
+pub(crate) fn face_index(bold: bool, italic: bool) -> usize {
+    usize::from(bold) + 2 * usize::from(italic)
 }
 
 /// The folder registered with [`use_fonts_in`], if any.

@@ -202,6 +202,24 @@ fn fonts_are_embedded_as_subsets_and_text_can_be_searched() {
 }
 
 #[test]
+fn every_printable_character_reads_back() {
+    // Over 92 glyphs in one face: their numbers in the subset take every byte value PDF
+    // strings escape (line ends, parentheses, the backslash).
+    let printable: String = (b'!'..=b'~')
+        .map(char::from)
+        .filter(|c| !matches!(c, '"' | '\\'))
+        .collect();
+    let dot =
+        format!("digraph {{ node [fontname=\"Helvetica\" shape=box] a [label=\"{printable}\"] }}");
+    let pdf = render(&layout_json(&dot), Format::Pdf, &options())
+        .unwrap()
+        .bytes;
+    assert!(String::from_utf8_lossy(&pdf).contains("/Producer (tl-draw)"));
+    let text = String::from_utf8(poppler("pdftotext", &pdf, &[], true)).unwrap();
+    assert!(text.contains(&printable), "{printable:?} not in\n{text}");
+}
+
+#[test]
 fn the_same_layout_gives_the_same_bytes() {
     let json = layout_json(PLAIN);
     let first = render(&json, Format::Pdf, &options()).unwrap().bytes;

@@ -30,14 +30,14 @@ struct Written {
     alphas: Vec<u16>,
     line_width: Option<f64>,
     dash: Vec<f64>,
-    /// Every linear gradient filled with, in order: `/G{index}` paints `gradients[index]`.
+    /// Every linear gradient filled, in order: `/G{index}` paints `gradients[index]`.
     gradients: Vec<Gradient>,
     glyphs: GlyphSets,
     text: TextGlyphs,
 }
 
 /// A linear gradient from `from` to `to` (page coordinates) through opaque colour stops.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub(crate) struct Gradient {
     pub from: At,
     pub to: At,
@@ -111,7 +111,8 @@ impl Written {
     fn set_color(&mut self, paint: &Paint, stroking: bool) {
         let Rgba(r, g, b, a) = solid(paint);
         self.set_alpha(a, stroking);
-        let rgb = [r, g, b].map(|c| (c.clamp(0.0, 1.0) * 10_000.0).round() as u16);
+        // Thousandths, as numbers are written: enough to give back every 8-bit channel.
+        let rgb = [r, g, b].map(|c| (c.clamp(0.0, 1.0) * 1000.0).round() as u16);
         let (current, op) = if stroking {
             (&mut self.stroke, &b" RG\n"[..])
         } else {
@@ -123,7 +124,7 @@ impl Written {
                 if i > 0 {
                     self.content.push(b' ');
                 }
-                push_number(&mut self.content, f64::from(*channel) / 10_000.0);
+                push_number(&mut self.content, f64::from(*channel) / 1000.0);
             }
             self.content.extend_from_slice(op);
         }
@@ -155,13 +156,9 @@ impl Written {
     /// Paints `gradient` inside the current path (kept for an outline after it), opaque.
     fn fill_with_gradient(&mut self, gradient: Gradient) {
         self.set_alpha(1.0, false);
-        let index = match self.gradients.iter().position(|known| *known == gradient) {
-            Some(index) => index,
-            None => {
-                self.gradients.push(gradient);
-                self.gradients.len() - 1
-            }
-        };
+        // One shading per fill: each runs across its own shape (its colours are shared).
+        let index = self.gradients.len();
+        self.gradients.push(gradient);
         self.content.extend_from_slice(b"q\n");
         self.content.extend_from_slice(&self.path);
         self.content.extend_from_slice(b"W n /G");
@@ -262,7 +259,7 @@ impl Canvas for PdfCanvas {
         let Written {
             glyphs, text: line, ..
         } = &mut *written;
-        let face = super::faces::face_index(font.bold, font.italic);
+        let face = crate::fonts::face_index(font.bold, font.italic);
         let advance = glyphs.shape(face, text, line) * font.size;
         let (left, squeeze, drawn) = fit_text(Some(advance), place);
         written.set_color(paint, false);

@@ -10,12 +10,12 @@ use std::sync::OnceLock;
 
 use crate::FONT_FILES;
 
-/// Where distributions install URW's base-35 fonts (Debian's and Ubuntu's
-/// `fonts-urw-base35`; Fedora's and Arch's `urw-base35-fonts`).
+/// Where distributions install URW's base-35 fonts: Debian's and Ubuntu's
+/// `fonts-urw-base35`, Fedora's `urw-base35-fonts`, Arch's `gsfonts`.
 const SYSTEM_FOLDERS: [&str; 3] = [
     "/usr/share/fonts/opentype/urw-base35",
     "/usr/share/fonts/urw-base35",
-    "/usr/share/fonts/OTF",
+    "/usr/share/fonts/gsfonts",
 ];
 
 /// One face: its file and the parts of it text is set with.
@@ -50,11 +50,6 @@ pub(crate) fn faces() -> Option<&'static Faces> {
             })
             .as_ref(),
     }
-}
-
-/// The index in [`Faces`] of a weight and slant.
-pub(crate) fn face_index(bold: bool, italic: bool) -> usize {
-    usize::from(bold) + 2 * usize::from(italic)
 }
 
 fn load(folder: &Path) -> Option<Faces> {

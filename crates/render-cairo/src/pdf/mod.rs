@@ -1,7 +1,8 @@
 //! tl-draw's own PDF writer, for the drawings it can write as cairo would: solid colours
-//! (with alpha), lines and curves, and Helvetica text set in Nimbus Sans, embedded as
-//! subset fonts. Everything else (gradients, node pictures, other font families, a machine
-//! without Nimbus Sans) is written by cairo ([`writes`] decides).
+//! (with alpha) and linear gradients of opaque ones, lines and curves, and Helvetica text
+//! set in Nimbus Sans, embedded as subset fonts. Everything else (radial or translucent
+//! gradients, node pictures, other font families, a machine without Nimbus Sans) is written
+//! by cairo ([`writes`] decides).
 //!
 //! Why: cairo's PDF surface records the page, replays it into the content stream printing
 //! numbers with the C library's `printf`, and subsets fonts through FreeType and fontconfig:
@@ -18,10 +19,10 @@ use pdf_writer::{Filter, Finish, Name, Pdf, Rect, Ref, TextStr};
 use crate::paint::{font_of, parse_color, Frame, Rgba};
 use crate::xdot::{Layout, Op};
 use crate::RenderOptions;
-use content::{Gradient, PdfCanvas};
+use content::PdfCanvas;
 
-/// Whether tl-draw's writer can write `layout` as `options` ask: no pictures, no gradients,
-/// no text but Helvetica, and Nimbus Sans at hand.
+/// Whether tl-draw's writer can write `layout` as `options` ask: no pictures, every
+/// operation [`plain`], and Nimbus Sans at hand.
 pub(crate) fn writes(layout: &Layout, options: &RenderOptions) -> bool {
     options.images.is_empty() && faces::faces().is_some() && all_ops(layout).all(plain)
 }
@@ -89,11 +90,7 @@ pub(crate) fn write(
             (fill, stroke)
         })
         .collect();
-    let gradients: Vec<Ref> = painted
-        .gradients
-        .iter()
-        .map(|gradient| write_gradient(&mut pdf, &mut next, gradient))
-        .collect();
+    let gradients = write_shadings(&mut pdf, &mut next, &painted.gradients);
     pdf.catalog(catalog).pages(pages);
     pdf.pages(pages).kids([page_ref]).count(1);
     let mut page_writer = pdf.page(page_ref);
@@ -127,21 +124,52 @@ pub(crate) fn write(
     Some(pdf.finish())
 }
 
-/// Writes `gradient` as an axial shading from object `next` on; returns the shading. Its
-/// colour runs through the stops as cairo's does: the first stop's colour before it, the
-/// last's after it (a stitching function whose pieces are clamped to their stops).
-fn write_gradient(pdf: &mut Pdf, next: &mut i32, gradient: &Gradient) -> Ref {
+/// Writes each gradient as an axial shading from object `next` on; returns them in order.
+fn write_shadings(pdf: &mut Pdf, next: &mut i32, gradients: &[content::Gradient]) -> Vec<Ref> {
+    let mut colour_runs = Vec::new();
+    gradients
+        .iter()
+        .map(|gradient| {
+            let run = colour_run(pdf, next, &mut colour_runs, &gradient.stops);
+            let shading = Ref::new(*next);
+            *next += 1;
+            let (from, to) = (gradient.from, gradient.to);
+            let mut axial = pdf.function_shading(shading);
+            axial.shading_type(pdf_writer::types::FunctionShadingType::Axial);
+            axial.color_space().device_rgb();
+            axial
+                .function(run)
+                .coords([from.0, from.1, to.0, to.1].map(|value| value as f32))
+                .extend([true, true]);
+            shading
+        })
+        .collect()
+}
+
+/// The function giving a gradient's colour along its axis, through `stops` as cairo's
+/// does: the first stop's colour before it, the last's after it (a stitching function whose
+/// pieces are clamped to their stops). Written from object `next` on the first time these
+/// stops are asked for; `written` remembers them (a drawing has a few colour pairs).
+fn colour_run(
+    pdf: &mut Pdf,
+    next: &mut i32,
+    written: &mut Vec<(Vec<(f64, Rgba)>, Ref)>,
+    stops: &[(f64, Rgba)],
+) -> Ref {
+    if let Some((_, run)) = written.iter().find(|(known, _)| known == stops) {
+        return *run;
+    }
     let mut reference = || {
         *next += 1;
         Ref::new(*next - 1)
     };
     let rgb = |Rgba(r, g, b, _): Rgba| [r as f32, g as f32, b as f32];
-    let stops = match gradient.stops.as_slice() {
+    let padded = match stops {
         [] => vec![(0.0, Rgba(0.0, 0.0, 0.0, 1.0)); 2],
         [only] => vec![*only, *only],
         many => many.to_vec(),
     };
-    let pieces: Vec<Ref> = stops
+    let pieces: Vec<Ref> = padded
         .windows(2)
         .map(|pair| {
             let piece = reference();
@@ -156,41 +184,32 @@ fn write_gradient(pdf: &mut Pdf, next: &mut i32, gradient: &Gradient) -> Ref {
     // Piece i covers [bound i-1, bound i] of the axis, the bounds being the inner stops;
     // its encoding maps its own two stops to 0 and 1, so the first and last pieces, which
     // reach to the axis's ends, hold their end colours past the first and last stops.
-    let bounds: Vec<f32> = stops[1..stops.len() - 1]
+    let bounds: Vec<f32> = padded[1..padded.len() - 1]
         .iter()
         .map(|(frac, _)| *frac as f32)
         .collect();
-    let encode: Vec<f32> = stops
+    let encode: Vec<f32> = padded
         .windows(2)
         .enumerate()
         .flat_map(|(i, pair)| {
             let (start, end) = (pair[0].0, pair[1].0);
             let length = (end - start).max(1e-9);
             let low = if i == 0 { 0.0 } else { start };
-            let high = if i + 2 == stops.len() { 1.0 } else { end };
+            let high = if i + 2 == padded.len() { 1.0 } else { end };
             [
                 ((low - start) / length) as f32,
                 ((high - start) / length) as f32,
             ]
         })
         .collect();
-    let function = reference();
-    pdf.stitching_function(function)
+    let run = reference();
+    pdf.stitching_function(run)
         .domain([0.0, 1.0])
         .functions(pieces)
         .bounds(bounds)
         .encode(encode);
-    let shading = reference();
-    let (from, to) = (gradient.from, gradient.to);
-    let mut axial = pdf.function_shading(shading);
-    axial.shading_type(pdf_writer::types::FunctionShadingType::Axial);
-    axial.color_space().device_rgb();
-    axial
-        .function(function)
-        .coords([from.0, from.1, to.0, to.1].map(|value| value as f32))
-        .extend([true, true]);
-    axial.finish();
-    shading
+    written.push((stops.to_vec(), run));
+    run
 }
 
 /// zlib-compressed `data`: at the fastest level for a drawing of ordinary size, where the
