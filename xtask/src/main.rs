@@ -392,6 +392,8 @@ fn test() -> Result<()> {
         .args(["build", "-p", "tl-draw"])
         .current_dir(&root))?;
     web::browser_tests(&root.join("target/debug/tl-draw"))?;
+    // The PDFs tl-draw writes itself, read by pdf.js in the browser as poppler reads them.
+    web::pdf_tests(&root.join("target/debug/tl-draw"))?;
     // The notebook viewer in a real JupyterLab, with the package the pytest run installed.
     web::notebook_tests(&python, false, None)?;
     fuzz(FuzzBound::Runs(FUZZ_TEST_RUNS))

@@ -1,6 +1,7 @@
 //! The browser tests of the interactive HTML: Debian's Chromium (installed by `setup` when
 //! run as root), the npm packages of `web/package-lock.json` (installed with `npm ci` into a
-//! cache outside the clone, like the Python environment), and `web/browser-test.mjs`.
+//! cache outside the clone, like the Python environment), and `web/browser-test.mjs`; and
+//! pdf.js reading the PDFs tl-draw writes (`web/pdf-test.mjs`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -40,6 +41,8 @@ pub(crate) fn npm_packages() -> Result<PathBuf> {
         .args([
             "ci",
             "--ignore-scripts",
+            // pdf.js's optional canvas for Node (a native library): the tests read in the browser.
+            "--omit=optional",
             "--no-audit",
             "--no-fund",
             "--loglevel=error",
@@ -99,6 +102,17 @@ fn browser_ready() -> Result<PathBuf> {
         ));
     }
     npm_packages()
+}
+
+/// pdf.js reads the PDFs the program at `program` writes (`web/pdf-test.mjs`); its pictures
+/// go to `target/pdf-test`.
+pub(crate) fn pdf_tests(program: &Path) -> Result<()> {
+    run(&mut browser_script(
+        "web/pdf-test.mjs",
+        program,
+        "target/pdf-test",
+        false,
+    )?)
 }
 
 fn run_browser_tests(program: &Path, update: bool) -> Result<()> {
