@@ -44,7 +44,7 @@ fn options() -> RenderOptions {
 }
 
 /// Runs a poppler tool on `pdf` (written to a file first) with `args` and returns what it
-/// printed (`to_stdout`: the tool's output file is `-`).
+/// printed (`to_stdout`: the tool's output file is `-`); it must print no warning.
 fn poppler(tool: &str, pdf: &[u8], args: &[&str], to_stdout: bool) -> Vec<u8> {
     let folder = tempfile::tempdir().unwrap();
     let file = folder.path().join("drawing.pdf");
@@ -58,6 +58,10 @@ fn poppler(tool: &str, pdf: &[u8], args: &[&str], to_stdout: bool) -> Vec<u8> {
         .output()
         .unwrap_or_else(|e| panic!("{tool} (poppler-utils, from `cargo xtask setup`): {e}"));
     assert!(output.status.success(), "{tool}: {output:?}");
+    // poppler reads the file without a warning (a font of another type than declared, a
+    // broken object).
+    let warnings = String::from_utf8_lossy(&output.stderr);
+    assert!(warnings.is_empty(), "{tool}: {warnings}");
     output.stdout
 }
 
@@ -217,6 +221,17 @@ fn every_printable_character_reads_back() {
     assert!(String::from_utf8_lossy(&pdf).contains("/Producer (tl-draw)"));
     let text = String::from_utf8(poppler("pdftotext", &pdf, &[], true)).unwrap();
     assert!(text.contains(&printable), "{printable:?} not in\n{text}");
+}
+
+#[test]
+fn a_drawing_without_text_has_no_fonts_and_reads_back() {
+    let dot = r##"digraph { node [fontname="Helvetica" shape=point] a -> b -> c }"##;
+    let json = layout_json(dot);
+    let (pdf, share) = pdf_against_png(&json, &options(), 144.0, 1.0);
+    assert!(String::from_utf8_lossy(&pdf).contains("/Producer (tl-draw)"));
+    let fonts = String::from_utf8(poppler("pdffonts", &pdf, &[], false)).unwrap();
+    assert_eq!(fonts.lines().count(), 2, "only the header:\n{fonts}");
+    assert!(share < 0.01, "{share} of the blocks differ");
 }
 
 #[test]
