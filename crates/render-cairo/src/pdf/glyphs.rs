@@ -83,9 +83,9 @@ impl GlyphSets {
         advance as f64 / face.units_per_em
     }
 
-    /// The faces used, as `(index, font object)` for the page's resources, written into
-    /// `pdf` from `next` on; returns them and the next free object number, or `None` when a
-    /// face cannot be subset.
+    /// Writes the faces used into `pdf`, from object `next` on (which it advances), and
+    /// returns them as `(index, font object)` for the page's resources; `None` when a face
+    /// cannot be subset.
     pub(crate) fn write(&self, pdf: &mut Pdf, next: &mut i32) -> Option<Vec<(usize, Ref)>> {
         let mut fonts = Vec::new();
         for (index, used) in self.used.iter().enumerate() {
