@@ -8,7 +8,7 @@ use tl_render_cairo::Shading;
 
 /// `svg` (Graphviz's SVG of the drawing) with the cone painted over it: each shaded node's
 /// outline shape and each shaded arrow's line and head again, in the cone colour, in a
-/// group `tl-cone` above the graph, as cairo paints it over PDF and PNG.
+/// group `tl-cone` above the graph, as it is painted over PDF and PNG.
 pub(crate) fn shade_svg(svg: &str, shading: &Shading) -> String {
     let (color, opacity) = split_alpha(&shading.color);
     let nodes: HashSet<&str> = shading.nodes.iter().map(String::as_str).collect();

@@ -116,10 +116,11 @@ impl Drawing {
             .filter_map(|node| node.picture.as_ref())
     }
 
-    /// The drawing's bytes in `format`, with any warnings. PDF, PNG, PostScript and EPS are
-    /// painted with cairo; SVG comes from the layout engine, so its text stays text
+    /// The drawing's bytes in `format`, with any warnings. PNG, PostScript and EPS are
+    /// painted with cairo, PDF mostly by tl-draw's own writer (`tl_render_cairo`); SVG
+    /// comes from the layout engine, so its text stays text
     /// (searchable, selectable), as in Graphviz's own SVG, with pictures inlined and a cone
-    /// laid over as translucent copies of the shaded shapes (cairo paints the same layer
+    /// laid over as translucent copies of the shaded shapes (the painters paint the same layer
     /// into the other formats; the DOT says it in a comment). JSON, xdot and plain are the
     /// layout engine's text, naming pictures as the DOT does (`tl-draw-pictures/<hash>.png`,
     /// written beside the file). HTML is the interactive page, which `tl-page` writes (the

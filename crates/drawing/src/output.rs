@@ -11,7 +11,8 @@ use crate::error::DrawError;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum OutputFormat {
-    /// PDF (the default), painted by cairo.
+    /// PDF (the default), written by tl-draw (by cairo for drawings with node pictures,
+    /// radial or translucent gradients, or fonts other than Helvetica).
     Pdf,
     /// PNG, painted by cairo.
     Png,
