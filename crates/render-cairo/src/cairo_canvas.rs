@@ -7,7 +7,7 @@ use cairo::{
     Context, FontSlant, FontWeight, Gradient, ImageSurface, LinearGradient, RadialGradient,
 };
 
-use crate::canvas::{fit_text, At, Canvas, Paint, Pen, TextFont, TextPlace};
+use crate::canvas::{fit_text, At, Canvas, Linear, Paint, Pen, TextFont, TextPlace};
 use crate::paint::{Frame, Rgba};
 use crate::xdot::ImagePlacement;
 
@@ -91,7 +91,7 @@ fn set_source(context: &Context, paint: &Paint) {
             context.set_source_rgba(*r, *g, *b, *a);
             Ok(())
         }
-        Paint::Linear { from, to, stops } => {
+        Paint::Linear(Linear { from, to, stops }) => {
             let gradient = LinearGradient::new(from.0, from.1, to.0, to.1);
             with_stops(&gradient, stops);
             context.set_source(&gradient)

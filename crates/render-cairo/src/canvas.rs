@@ -13,12 +13,7 @@ pub(crate) type At = (f64, f64);
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Paint {
     Solid(Rgba),
-    /// From `from` to `to`, colour stops at fractions of the way.
-    Linear {
-        from: At,
-        to: At,
-        stops: Vec<(f64, Rgba)>,
-    },
+    Linear(Linear),
     /// From the circle at `from` of radius `from_radius` to the one at `to`.
     Radial {
         from: At,
@@ -27,6 +22,14 @@ pub(crate) enum Paint {
         to_radius: f64,
         stops: Vec<(f64, Rgba)>,
     },
+}
+
+/// A linear gradient from `from` to `to`, colour stops at fractions of the way.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Linear {
+    pub from: At,
+    pub to: At,
+    pub stops: Vec<(f64, Rgba)>,
 }
 
 /// How a path is outlined.

@@ -218,10 +218,7 @@ pub fn render_layout(
         }
         Format::Pdf => {
             let scale = fit(1.0, MAX_PDF_SIDE, "points");
-            let own = pdf::writes(layout, options)
-                .then(|| pdf::write(layout, frame, (width, height), scale, options))
-                .flatten();
-            if let Some(bytes) = own {
+            if let Some(bytes) = pdf::write(layout, frame, (width, height), scale, options) {
                 return Ok(Rendered { bytes, warnings });
             }
             let surface = PdfSurface::for_stream(width * scale, height * scale, Vec::<u8>::new())?;

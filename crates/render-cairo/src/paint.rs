@@ -1,6 +1,6 @@
 //! Replays xdot drawing operations on a canvas.
 
-use crate::canvas::{Canvas, Paint, Pen, TextFont, TextPlace};
+use crate::canvas::{Canvas, Linear, Paint, Pen, TextFont, TextPlace};
 use crate::xdot::{ColorSpec, Op, Point};
 
 /// An RGBA colour with components in 0..=1.
@@ -117,11 +117,11 @@ impl<'c, C: Canvas> Painter<'c, C> {
                 .collect()
         };
         match (spec.grad.as_str(), spec.p0.as_deref(), spec.p1.as_deref()) {
-            ("linear", Some([x0, y0, ..]), Some([x1, y1, ..])) => Paint::Linear {
+            ("linear", Some([x0, y0, ..]), Some([x1, y1, ..])) => Paint::Linear(Linear {
                 from: self.frame.map([*x0, *y0]),
                 to: self.frame.map([*x1, *y1]),
                 stops: stops(),
-            },
+            }),
             ("radial", Some([x0, y0, r0]), Some([x1, y1, r1])) => Paint::Radial {
                 from: self.frame.map([*x0, *y0]),
                 from_radius: *r0,

@@ -5,8 +5,8 @@
 
 use std::cell::RefCell;
 
-use super::glyphs::{GlyphSets, TextGlyphs};
-use crate::canvas::{fit_text, At, Canvas, Paint, Pen, TextFont, TextPlace};
+use super::glyphs::GlyphSets;
+use crate::canvas::{fit_text, At, Canvas, Linear, Paint, Pen, TextFont, TextPlace};
 use crate::paint::Rgba;
 
 /// The magic number of a circle's quarter drawn as one cubic Bézier curve.
@@ -31,17 +31,10 @@ struct Written {
     line_width: Option<f64>,
     dash: Vec<f64>,
     /// Every linear gradient filled, in order: `/G{index}` paints `gradients[index]`.
-    gradients: Vec<Gradient>,
+    gradients: Vec<Linear>,
     glyphs: GlyphSets,
-    text: TextGlyphs,
-}
-
-/// A linear gradient from `from` to `to` (page coordinates) through opaque colour stops.
-#[derive(Debug, Clone)]
-pub(crate) struct Gradient {
-    pub from: At,
-    pub to: At,
-    pub stops: Vec<(f64, Rgba)>,
+    /// The glyphs of the text being set (a buffer kept from text to text).
+    cids: Vec<u16>,
 }
 
 /// The content stream painted, and what its resources must hold.
@@ -50,7 +43,7 @@ pub(crate) struct Painted {
     /// Alpha values in thousandths; `/A{index}` sets the fill alpha and `/a{index}` the
     /// stroke alpha of `alphas[index]`.
     pub alphas: Vec<u16>,
-    pub gradients: Vec<Gradient>,
+    pub gradients: Vec<Linear>,
     pub glyphs: GlyphSets,
 }
 
@@ -77,7 +70,7 @@ impl PdfCanvas {
                 dash: Vec::new(),
                 gradients: Vec::new(),
                 glyphs,
-                text: TextGlyphs::default(),
+                cids: Vec::new(),
             }),
         }
     }
@@ -154,11 +147,11 @@ impl Written {
     }
 
     /// Paints `gradient` inside the current path (kept for an outline after it), opaque.
-    fn fill_with_gradient(&mut self, gradient: Gradient) {
+    fn fill_with_gradient(&mut self, gradient: &Linear) {
         self.set_alpha(1.0, false);
         // One shading per fill: each runs across its own shape (its colours are shared).
         let index = self.gradients.len();
-        self.gradients.push(gradient);
+        self.gradients.push(gradient.clone());
         self.content.extend_from_slice(b"q\n");
         self.content.extend_from_slice(&self.path);
         self.content.extend_from_slice(b"W n /G");
@@ -217,12 +210,8 @@ impl Canvas for PdfCanvas {
     fn finish_path(&self, fill: Option<&Paint>, pen: Option<Pen<'_>>) {
         let mut written = self.state.borrow_mut();
         let fill = match fill {
-            Some(Paint::Linear { from, to, stops }) => {
-                written.fill_with_gradient(Gradient {
-                    from: *from,
-                    to: *to,
-                    stops: stops.clone(),
-                });
+            Some(Paint::Linear(gradient)) => {
+                written.fill_with_gradient(gradient);
                 // Filled already; the outline follows.
                 None
             }
@@ -255,19 +244,13 @@ impl Canvas for PdfCanvas {
         place: TextPlace<'_>,
         paint: &Paint,
     ) -> (f64, f64) {
-        let mut written = self.state.borrow_mut();
-        let Written {
-            glyphs, text: line, ..
-        } = &mut *written;
+        let mut borrowed = self.state.borrow_mut();
+        let written = &mut *borrowed;
         let face = crate::fonts::face_index(font.bold, font.italic);
-        let advance = glyphs.shape(face, text, line) * font.size;
+        let advance = written.glyphs.shape(face, text, &mut written.cids) * font.size;
         let (left, squeeze, drawn) = fit_text(Some(advance), place);
         written.set_color(paint, false);
-        let Written {
-            content,
-            text: line,
-            ..
-        } = &mut *written;
+        let content = &mut written.content;
         content.extend_from_slice(b"BT /F");
         push_integer(content, face as u64);
         content.push(b' ');
@@ -280,7 +263,7 @@ impl Canvas for PdfCanvas {
         // Two bytes a glyph as a literal string: half the size of hex, which a text-heavy
         // drawing's content stream feels even compressed.
         content.extend_from_slice(b"Tm (");
-        for byte in line.cids.iter().flat_map(|cid| cid.to_be_bytes()) {
+        for byte in written.cids.iter().flat_map(|cid| cid.to_be_bytes()) {
             match byte {
                 b'(' | b')' | b'\\' => content.extend_from_slice(&[b'\\', byte]),
                 // A bare line end in a string reads as a newline byte: escape both.
@@ -299,7 +282,7 @@ impl Canvas for PdfCanvas {
 fn solid(paint: &Paint) -> Rgba {
     match paint {
         Paint::Solid(rgba) => *rgba,
-        Paint::Linear { stops, .. } | Paint::Radial { stops, .. } => stops
+        Paint::Linear(Linear { stops, .. }) | Paint::Radial { stops, .. } => stops
             .first()
             .map_or(Rgba(0.0, 0.0, 0.0, 1.0), |(_, rgba)| *rgba),
     }

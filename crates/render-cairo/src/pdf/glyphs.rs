@@ -11,13 +11,6 @@ use subsetter::GlyphRemapper;
 
 use super::faces::{Face, Faces};
 
-/// The glyphs of one text, as the content stream addresses them.
-#[derive(Default)]
-pub(crate) struct TextGlyphs {
-    /// Each character's glyph, renumbered in the face's subset (its CID).
-    pub cids: Vec<u16>,
-}
-
 /// The glyphs used of one face.
 struct FaceUse {
     remapper: GlyphRemapper,
@@ -69,15 +62,17 @@ impl GlyphSets {
         }
     }
 
-    /// Sets `text` in face `index` into `glyphs`; returns its advance in ems.
-    pub(crate) fn shape(&mut self, index: usize, text: &str, glyphs: &mut TextGlyphs) -> f64 {
+    /// Sets `text` in face `index`: `cids` becomes each character's glyph, numbered as in
+    /// the face's subset (its CID, which the content stream addresses); returns the text's
+    /// advance in ems.
+    pub(crate) fn shape(&mut self, index: usize, text: &str, cids: &mut Vec<u16>) -> f64 {
         let face = &self.faces[index];
         let used = self.used[index].get_or_insert_with(|| FaceUse::new(face));
-        glyphs.cids.clear();
+        cids.clear();
         let mut advance = 0u64;
         for character in text.chars() {
             let (cid, width) = used.glyph(face, character);
-            glyphs.cids.push(cid);
+            cids.push(cid);
             advance += u64::from(width);
         }
         advance as f64 / face.units_per_em

@@ -16,15 +16,16 @@ use std::io::Write;
 
 use pdf_writer::{Filter, Finish, Name, Pdf, Rect, Ref, TextStr};
 
+use crate::canvas::Linear;
 use crate::paint::{font_of, parse_color, Frame, Rgba};
 use crate::xdot::{Layout, Op};
 use crate::RenderOptions;
 use content::PdfCanvas;
 
-/// Whether tl-draw's writer can write `layout` as `options` ask: no pictures, every
-/// operation [`plain`], and Nimbus Sans at hand.
-pub(crate) fn writes(layout: &Layout, options: &RenderOptions) -> bool {
-    options.images.is_empty() && faces::faces().is_some() && all_ops(layout).all(plain)
+/// Whether tl-draw's writer can write `layout` as `options` ask: no pictures and every
+/// operation [`plain`] (Nimbus Sans at hand is [`write`]'s to find).
+fn writes(layout: &Layout, options: &RenderOptions) -> bool {
+    options.images.is_empty() && all_ops(layout).all(plain)
 }
 
 /// Whether one operation is within the writer's reach: fills with linear gradients of
@@ -60,7 +61,8 @@ fn all_ops(layout: &Layout) -> impl Iterator<Item = &Op> {
 }
 
 /// Paints `layout` onto one page of `page` points (before `scale`) and writes the PDF;
-/// `None` when the fonts cannot be embedded (cairo writes it then).
+/// `None` when the writer does not take the drawing ([`writes`]) or its fonts cannot be
+/// read or embedded: cairo writes it then.
 pub(crate) fn write(
     layout: &Layout,
     frame: Frame,
@@ -68,6 +70,9 @@ pub(crate) fn write(
     scale: f64,
     options: &RenderOptions,
 ) -> Option<Vec<u8>> {
+    if !writes(layout, options) {
+        return None;
+    }
     let faces = faces::faces()?;
     let (width, height) = (page.0 * scale, page.1 * scale);
     let canvas = PdfCanvas::new(glyphs::GlyphSets::new(faces), scale, height);
@@ -125,7 +130,7 @@ pub(crate) fn write(
 }
 
 /// Writes each gradient as an axial shading from object `next` on; returns them in order.
-fn write_shadings(pdf: &mut Pdf, next: &mut i32, gradients: &[content::Gradient]) -> Vec<Ref> {
+fn write_shadings(pdf: &mut Pdf, next: &mut i32, gradients: &[Linear]) -> Vec<Ref> {
     let mut colour_runs = Vec::new();
     gradients
         .iter()
