@@ -402,7 +402,7 @@ impl NsGraph for Packed<'_, '_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use crate::{LayoutEngine, layout_graph};
     use graphviz_pure_core::{AttrMap, Graph, GraphKind, NodeId, SubgraphData, SubgraphId};
     use std::cell::Cell;
@@ -444,7 +444,7 @@ mod tests {
     /// Twelve blocks of a residual network (each a frame in a frame) over 100 nodes: edges
     /// skipping ranks, labelled edges, an edge against the flow that does not constrain the
     /// ranks, a second component; ranked with `newrank` or not.
-    fn residual_blocks(newrank: bool) -> Graph {
+    pub(crate) fn residual_blocks(newrank: bool) -> Graph {
         let mut g = Graph::new("G", GraphKind::Directed, false);
         g.graph_attrs.insert("newrank".into(), newrank.to_string());
         let mut last = g.ensure_node("input");

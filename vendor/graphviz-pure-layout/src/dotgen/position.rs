@@ -183,11 +183,50 @@ impl Dot<'_> {
     }
 
     fn allocate_aux_edges(&mut self, g: G) {
-        for n in self.nlist_nodes(g) {
+        let nodes = self.nlist_nodes(g);
+        let (mut out_edges, mut flat_edges) = (0, 0);
+        for &n in &nodes {
             let nd = &mut self.nodes[n];
+            out_edges += nd.out.len();
+            flat_edges += nd.flat_out.len() + if nd.alg.is_some() { 2 } else { 0 };
             nd.save_in = Some(std::mem::take(&mut nd.in_));
             nd.save_out = Some(std::mem::take(&mut nd.out));
         }
+        // Not in C: the auxiliary graph's nodes and edges are reserved at once, so the
+        // arenas grow once rather than doubling (and copying) through this phase. At most:
+        // a slack node and two edges per edge (`make_edge_pairs`); an edge per node, flat
+        // edge and two per flat-edge pair (`make_lr_constraints`); per cluster its two
+        // side nodes, four edges a rank (`contain_nodes`, `keepout_othernodes`), four more
+        // (`contain_clustnodes`, `contain_subclust`) and one per sibling it overlaps
+        // (`separate_subclust`); and the root's side nodes and `compress_graph`'s edge.
+        let clusters = self.cluster_extent(g);
+        self.nodes.reserve_exact(out_edges + 2 * clusters.count + 2);
+        self.edges.reserve_exact(
+            2 * out_edges
+                + nodes.len()
+                + flat_edges
+                + 4 * clusters.ranks
+                + 4 * clusters.count
+                + clusters.sibling_pairs
+                + 1,
+        );
+    }
+
+    /// The clusters under `g`, nested ones included.
+    fn cluster_extent(&self, g: G) -> ClusterExtent {
+        let mut extent = ClusterExtent::default();
+        let mut stack = vec![g];
+        while let Some(c) = stack.pop() {
+            let children = self.graphs[c].clust.len();
+            extent.sibling_pairs += children * children.saturating_sub(1) / 2;
+            for &sub in &self.graphs[c].clust {
+                extent.count += 1;
+                let sg = &self.graphs[sub];
+                extent.ranks += usize::try_from(sg.maxrank - sg.minrank + 1).unwrap_or(0);
+                stack.push(sub);
+            }
+        }
+        extent
     }
 
     fn make_lr_constraints(&mut self, g: G) {
@@ -299,10 +338,9 @@ impl Dot<'_> {
 
     fn make_edge_pairs(&mut self, g: G) {
         for n in self.nlist_nodes(g) {
-            let Some(so) = self.nodes[n].save_out.clone() else {
-                continue;
-            };
-            for e in so {
+            let edges = self.nodes[n].save_out.as_ref().map_or(0, Vec::len);
+            for k in 0..edges {
+                let e = self.nodes[n].save_out.as_ref().expect("counted above")[k];
                 let sn = self.virtual_node(g);
                 self.nodes[sn].node_type = SLACKNODE;
                 let mut m0 = (self.edges[e].head_port.p.x - self.edges[e].tail_port.p.x) as i32;
@@ -471,17 +509,23 @@ impl Dot<'_> {
 
     fn create_aux_edges(&mut self, g: G) {
         self.allocate_aux_edges(g);
+        #[cfg(test)]
+        let reserved = (self.nodes.capacity(), self.edges.capacity());
         self.make_lr_constraints(g);
         self.make_edge_pairs(g);
         self.pos_clusters(g);
         self.compress_graph(g);
+        #[cfg(test)]
+        if (self.nodes.capacity(), self.edges.capacity()) != reserved {
+            tests::AUX_ARENAS_GREW.set(true);
+        }
     }
 
     fn remove_aux_edges(&mut self, g: G) {
         for n in self.nlist_nodes(g) {
             let nd = &mut self.nodes[n];
-            nd.out = nd.save_out.clone().unwrap_or_default();
-            nd.in_ = nd.save_in.clone().unwrap_or_default();
+            nd.out = nd.save_out.take().unwrap_or_default();
+            nd.in_ = nd.save_in.take().unwrap_or_default();
         }
         let mut nprev: Option<N> = None;
         let mut n = self.graphs[g].nlist;
@@ -976,5 +1020,37 @@ impl Dot<'_> {
         let yf = r * relpage.y / b.y;
         self.graphs[g].drawing.size = Point::new(b.x * xf, b.y * yf);
         true
+    }
+}
+
+/// How many clusters there are under a graph, the ranks they span together, and the pairs
+/// of clusters that share a parent.
+#[derive(Default)]
+struct ClusterExtent {
+    count: usize,
+    ranks: usize,
+    sibling_pairs: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{LayoutEngine, layout_graph};
+    use std::cell::Cell;
+
+    thread_local! {
+        /// Whether `dot`'s arenas grew while the auxiliary graph was built.
+        pub(super) static AUX_ARENAS_GREW: Cell<bool> = const { Cell::new(false) };
+    }
+
+    /// The auxiliary graph fits what `allocate_aux_edges` reserved: frames in frames, arrows
+    /// skipping ranks, labelled ones, and one against the flow.
+    #[test]
+    fn the_auxiliary_graph_fits_its_reservation() {
+        for newrank in [false, true] {
+            let mut graph = crate::dotgen::ns::tests::residual_blocks(newrank);
+            AUX_ARENAS_GREW.set(false);
+            layout_graph(&mut graph, LayoutEngine::Dot).unwrap();
+            assert!(!AUX_ARENAS_GREW.get(), "newrank={newrank}: the arenas grew");
+        }
     }
 }
