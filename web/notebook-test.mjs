@@ -242,24 +242,28 @@ const notebookState = (page) => page.evaluate(() => {
   return `prompts ${prompts}; kernel ${kernel ? kernel.textContent.trim() : 'none'}${dialog ? `; dialog: ${dialog.textContent.trim().slice(0, 120)}` : ''}`;
 });
 
-// Runs every cell from the Run menu, as a user does, until `count` viewers show. On a loaded
-// machine the click can land while JupyterLab is still connecting the kernel and run nothing
-// (every prompt still empty): then a dialog it opened is answered and the menu is used again.
-async function runAll(page, count) {
-  const shown = () => page.$$eval('.jp-NotebookPanel:not(.lm-mod-hidden) iframe.tl-draw-viewer', (f) => f.length);
+// The viewers the open notebook shows.
+const viewersShown = (page) => page.$$eval('.jp-NotebookPanel:not(.lm-mod-hidden) iframe.tl-draw-viewer', (f) => f.length);
+
+// Runs every cell from the Run menu, as a user does, until `count` viewers show; `clicked`
+// runs after each click of the menu. On a loaded machine the click can land while
+// JupyterLab is still connecting the kernel and run nothing (every prompt still empty): then
+// a dialog it opened is answered and the menu is used again.
+async function runAll(page, count, clicked = async () => {}) {
   const nothingRan = () => page.evaluate(() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-InputPrompt')]
     .every((p) => /^\[\s*\]:?$/.test(p.textContent.trim())));
   for (let attempt = 0; attempt < 3; attempt += 1) {
     await page.click('.jp-Dialog .jp-mod-accept', { timeout: 1000 }).catch(() => {});
     await page.click('.lm-MenuBar-itemLabel:text-is("Run")');
     await page.click('.lm-Menu-itemLabel:text-is("Run All Cells")');
+    await clicked();
     for (let waited = 0; waited < 300; waited += 5) {
-      if ((await shown()) >= count) return shown();
+      if ((await viewersShown(page)) >= count) return viewersShown(page);
       if (waited >= 30 && (await nothingRan())) break;
       await new Promise((resolve) => setTimeout(resolve, 5000));
     }
   }
-  return shown();
+  return viewersShown(page);
 }
 
 // The open notebook's cells: what the screenshots compare. JupyterLab's own chrome around
@@ -326,15 +330,17 @@ try {
       }
     }).observe(document.body, { childList: true, subtree: true });
   });
-  await page.click('.lm-MenuBar-itemLabel:text-is("Run")');
-  await page.click('.lm-Menu-itemLabel:text-is("Run All Cells")');
   // The screenshot, when the bar is caught on screen (not waiting past the viewer's coming);
   // the check below does not depend on it.
-  const shown = await page.waitForSelector('.jp-NotebookPanel:not(.lm-mod-hidden) .tl-draw-progress progress, .jp-NotebookPanel:not(.lm-mod-hidden) iframe.tl-draw-viewer', { timeout: 120000 }).catch(() => null);
-  const bar = shown && (await shown.evaluate((element) => element.tagName === 'PROGRESS')) ? shown : null;
-  if (bar) await page.screenshot({ path: path.join(out, 'progress.png') });
-  if (figures && bar) await page.screenshot({ path: path.join(figures, 'notebook_progress.png') });
-  await page.waitForFunction(() => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) iframe.tl-draw-viewer').length >= 1, null, { timeout: 300000 }).catch(() => {});
+  let bar = null;
+  const caught = async () => {
+    const shown = await page.waitForSelector('.jp-NotebookPanel:not(.lm-mod-hidden) .tl-draw-progress progress, .jp-NotebookPanel:not(.lm-mod-hidden) iframe.tl-draw-viewer', { timeout: 120000 }).catch(() => null);
+    bar = shown && (await shown.evaluate((element) => element.tagName === 'PROGRESS')) ? shown : null;
+    if (bar) await page.screenshot({ path: path.join(out, 'progress.png') });
+    if (figures && bar) await page.screenshot({ path: path.join(figures, 'notebook_progress.png') });
+  };
+  const progressed = await runAll(page, 1, async () => { if (!bar) await caught(); });
+  check(progressed === 1, `progress: running the notebook shows the viewer (${progressed}; ${await notebookState(page)})`);
   const bars = await page.evaluate(() => window.tlDrawBars);
   const laidOut = bars.filter((text) => /% laying out the page's drawings: \d+ of \d+ done/.test(text));
   check(laidOut.length > 0, `progress: a bar shows while DenseNet-121's page is laid out (${bars.length} bars shown: ${bars.slice(0, 2).join(' | ')})`);

@@ -414,11 +414,11 @@ pub(crate) mod tests {
         pub(super) static PACKED_RUNS: Cell<usize> = const { Cell::new(0) };
     }
 
-    fn attrs(pairs: &[(&str, &str)]) -> AttrMap {
+    pub(crate) fn attrs(pairs: &[(&str, &str)]) -> AttrMap {
         AttrMap::from_plain(pairs.iter().map(|(k, v)| ((*k).into(), (*v).into())))
     }
 
-    fn cluster(
+    pub(crate) fn cluster(
         id: u32,
         name: &str,
         nodes: Vec<NodeId>,

@@ -197,19 +197,23 @@ impl Dot<'_> {
         // a slack node and two edges per edge (`make_edge_pairs`); an edge per node, flat
         // edge and two per flat-edge pair (`make_lr_constraints`); per cluster its two
         // side nodes, four edges a rank (`contain_nodes`, `keepout_othernodes`), four more
-        // (`contain_clustnodes`, `contain_subclust`) and one per sibling it overlaps
-        // (`separate_subclust`); and the root's side nodes and `compress_graph`'s edge.
+        // (`contain_clustnodes`, `contain_subclust`) and one per sibling whose ranks it
+        // shares (`separate_subclust`); and the root's side nodes and `compress_graph`'s
+        // edge. A reservation the allocator refuses is skipped: the arenas then grow as in C.
         let clusters = self.cluster_extent(g);
-        self.nodes.reserve_exact(out_edges + 2 * clusters.count + 2);
-        self.edges.reserve_exact(
-            2 * out_edges
-                + nodes.len()
-                + flat_edges
-                + 4 * clusters.ranks
-                + 4 * clusters.count
-                + clusters.sibling_pairs
-                + 1,
-        );
+        let sum = |terms: &[usize]| terms.iter().fold(0usize, |sum, &t| sum.saturating_add(t));
+        let new_nodes = sum(&[out_edges, clusters.count.saturating_mul(2), 2]);
+        let new_edges = sum(&[
+            out_edges.saturating_mul(2),
+            nodes.len(),
+            flat_edges,
+            clusters.ranks.saturating_mul(4),
+            clusters.count.saturating_mul(4),
+            clusters.overlapping_siblings,
+            1,
+        ]);
+        let _ = self.nodes.try_reserve_exact(new_nodes);
+        let _ = self.edges.try_reserve_exact(new_edges);
     }
 
     /// The clusters under `g`, nested ones included.
@@ -217,16 +221,37 @@ impl Dot<'_> {
         let mut extent = ClusterExtent::default();
         let mut stack = vec![g];
         while let Some(c) = stack.pop() {
-            let children = self.graphs[c].clust.len();
-            extent.sibling_pairs += children * children.saturating_sub(1) / 2;
+            extent.overlapping_siblings = extent
+                .overlapping_siblings
+                .saturating_add(self.overlapping_children(c));
             for &sub in &self.graphs[c].clust {
                 extent.count += 1;
                 let sg = &self.graphs[sub];
-                extent.ranks += usize::try_from(sg.maxrank - sg.minrank + 1).unwrap_or(0);
+                let span = i64::from(sg.maxrank) - i64::from(sg.minrank) + 1;
+                extent.ranks = extent
+                    .ranks
+                    .saturating_add(usize::try_from(span).unwrap_or(0));
                 stack.push(sub);
             }
         }
         extent
+    }
+
+    /// The pairs of `g`'s child clusters whose ranks overlap (`separate_subclust` keeps each
+    /// apart with an edge): every pair but those where one ends above the other's first rank.
+    fn overlapping_children(&self, g: G) -> usize {
+        let children = &self.graphs[g].clust;
+        let count = children.len();
+        if count < 2 {
+            return 0;
+        }
+        let mut ends: Vec<i32> = children.iter().map(|&c| self.graphs[c].maxrank).collect();
+        ends.sort_unstable();
+        let apart: usize = children
+            .iter()
+            .map(|&c| ends.partition_point(|&end| end < self.graphs[c].minrank))
+            .sum();
+        (count * (count - 1) / 2).saturating_sub(apart)
     }
 
     fn make_lr_constraints(&mut self, g: G) {
@@ -1024,17 +1049,19 @@ impl Dot<'_> {
 }
 
 /// How many clusters there are under a graph, the ranks they span together, and the pairs
-/// of clusters that share a parent.
+/// of clusters with one parent whose ranks overlap.
 #[derive(Default)]
 struct ClusterExtent {
     count: usize,
     ranks: usize,
-    sibling_pairs: usize,
+    overlapping_siblings: usize,
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::dotgen::ns::tests::{attrs, cluster, residual_blocks};
     use crate::{LayoutEngine, layout_graph};
+    use graphviz_pure_core::{AttrMap, Graph, GraphKind, NodeId, SubgraphId};
     use std::cell::Cell;
 
     thread_local! {
@@ -1042,15 +1069,53 @@ mod tests {
         pub(super) static AUX_ARENAS_GREW: Cell<bool> = const { Cell::new(false) };
     }
 
-    /// The auxiliary graph fits what `allocate_aux_edges` reserved: frames in frames, arrows
-    /// skipping ranks, labelled ones, and one against the flow.
+    /// Five frames side by side over the same ranks (each pair kept apart by an edge of its
+    /// own), a frame inside one of them, and two nodes on one rank joined by a flat edge.
+    fn side_by_side() -> Graph {
+        let mut g = Graph::new("G", GraphKind::Directed, false);
+        let (input, output) = (g.ensure_node("in"), g.ensure_node("out"));
+        let mut subgraphs = Vec::new();
+        for branch in 0..5u32 {
+            let ops: Vec<NodeId> = (0..3)
+                .map(|i| g.ensure_node(&format!("b{branch}_{i}")))
+                .collect();
+            g.add_edge(input, ops[0], attrs(&[("label", "x")]));
+            g.add_edge(ops[0], ops[1], AttrMap::new());
+            g.add_edge(ops[1], ops[2], AttrMap::new());
+            g.add_edge(ops[2], output, AttrMap::new());
+            let inner = (branch == 0).then(|| SubgraphId(5));
+            subgraphs.push(cluster(
+                branch,
+                &format!("cluster_b{branch}"),
+                ops.clone(),
+                inner.into_iter().collect(),
+            ));
+        }
+        subgraphs.push(cluster(5, "cluster_inner", vec![NodeId(2)], Vec::new()));
+        let (left, right) = (g.ensure_node("left"), g.ensure_node("right"));
+        g.add_edge(input, left, AttrMap::new());
+        g.add_edge(left, right, AttrMap::new());
+        let mut same = cluster(6, "same", vec![left, right], Vec::new());
+        same.is_cluster = false;
+        same.graph_attrs = attrs(&[("rank", "same")]);
+        subgraphs.push(same);
+        g.subgraphs = subgraphs;
+        g
+    }
+
+    /// The auxiliary graph fits what `allocate_aux_edges` reserved: frames in frames, frames
+    /// side by side, arrows skipping ranks, labelled ones, one against the flow, a flat one.
     #[test]
     fn the_auxiliary_graph_fits_its_reservation() {
-        for newrank in [false, true] {
-            let mut graph = crate::dotgen::ns::tests::residual_blocks(newrank);
+        let graphs = [
+            ("residual blocks", residual_blocks(false)),
+            ("residual blocks, newrank", residual_blocks(true)),
+            ("side by side", side_by_side()),
+        ];
+        for (name, mut graph) in graphs {
             AUX_ARENAS_GREW.set(false);
             layout_graph(&mut graph, LayoutEngine::Dot).unwrap();
-            assert!(!AUX_ARENAS_GREW.get(), "newrank={newrank}: the arenas grew");
+            assert!(!AUX_ARENAS_GREW.get(), "{name}: the arenas grew");
         }
     }
 }
