@@ -1083,7 +1083,7 @@ mod tests {
             g.add_edge(ops[0], ops[1], AttrMap::new());
             g.add_edge(ops[1], ops[2], AttrMap::new());
             g.add_edge(ops[2], output, AttrMap::new());
-            let inner = (branch == 0).then(|| SubgraphId(5));
+            let inner = (branch == 0).then_some(SubgraphId(5));
             subgraphs.push(cluster(
                 branch,
                 &format!("cluster_b{branch}"),
