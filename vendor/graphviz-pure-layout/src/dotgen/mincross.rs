@@ -156,6 +156,31 @@ impl Dot<'_> {
 
     // ---------------- dot_mincross ----------------
 
+    /// Not in C: the nodes the crossing reduction adds, reserved at once so that `dot`'s
+    /// arena of nodes grows once: a virtual node for each rank an arrow skips (the chains
+    /// `class2` builds) and a node for each rank of each cluster (`build_skeleton`'s
+    /// skeletons), which on every real model and guide fixture is exactly what it adds. Its
+    /// edges are estimated: the chains' and skeletons' links, and two per arrow for the
+    /// paths remapped as clusters expand and `ordering=out`'s edges. A reservation the
+    /// allocator refuses, or one that falls short, leaves the arenas to grow as in C.
+    fn reserve_for_mincross(&mut self) {
+        let (mut chain_nodes, mut arrows) = (0usize, 0usize);
+        for e in self.edges.iter().filter(|e| e.real.is_some()) {
+            let span = self.nodes[e.head].rank.abs_diff(self.nodes[e.tail].rank) as usize;
+            chain_nodes = chain_nodes.saturating_add(span.saturating_sub(1));
+            arrows += 1;
+        }
+        let skeletons = self.cluster_extent(0).ranks;
+        let _ = self
+            .nodes
+            .try_reserve_exact(chain_nodes.saturating_add(skeletons));
+        let _ = self.edges.try_reserve_exact(
+            chain_nodes
+                .saturating_add(skeletons)
+                .saturating_add(arrows.saturating_mul(3)),
+        );
+    }
+
     pub fn dot_mincross(&mut self) -> Result<(), String> {
         let g = 0;
         let mut i = 0;
@@ -168,6 +193,9 @@ impl Dot<'_> {
                 i += 1;
             }
         }
+        self.reserve_for_mincross();
+        #[cfg(test)]
+        let reserved = self.nodes.capacity();
         self.init_mincross(g)?;
         let mut nc: i64 = 0;
         // C's `goto done` on a failed pass runs cleanup2, which reports the crossings so far;
@@ -198,6 +226,10 @@ impl Dot<'_> {
                 self.remincross = true;
                 nc = pass!(self.mincross(g, 2));
             }
+        }
+        #[cfg(test)]
+        if self.nodes.capacity() != reserved {
+            crate::dotgen::position::tests::NODE_ARENA_GREW_IN_MINCROSS.set(true);
         }
         self.cleanup2(g, nc, true)
     }

@@ -217,7 +217,7 @@ impl Dot<'_> {
     }
 
     /// The clusters under `g`, nested ones included.
-    fn cluster_extent(&self, g: G) -> ClusterExtent {
+    pub(super) fn cluster_extent(&self, g: G) -> ClusterExtent {
         let mut extent = ClusterExtent::default();
         let mut stack = vec![g];
         while let Some(c) = stack.pop() {
@@ -1051,14 +1051,14 @@ impl Dot<'_> {
 /// How many clusters there are under a graph, the ranks they span together, and the pairs
 /// of clusters with one parent whose ranks overlap.
 #[derive(Default)]
-struct ClusterExtent {
+pub(super) struct ClusterExtent {
     count: usize,
-    ranks: usize,
+    pub(super) ranks: usize,
     overlapping_siblings: usize,
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use crate::dotgen::ns::tests::{attrs, cluster, residual_blocks};
     use crate::{LayoutEngine, layout_graph};
     use graphviz_pure_core::{AttrMap, Graph, GraphKind, NodeId, SubgraphId};
@@ -1067,6 +1067,8 @@ mod tests {
     thread_local! {
         /// Whether `dot`'s arenas grew while the auxiliary graph was built.
         pub(super) static AUX_ARENAS_GREW: Cell<bool> = const { Cell::new(false) };
+        /// Whether `dot`'s arena of nodes grew during the crossing reduction.
+        pub(in crate::dotgen) static NODE_ARENA_GREW_IN_MINCROSS: Cell<bool> = const { Cell::new(false) };
     }
 
     /// Five frames side by side over the same ranks (each pair kept apart by an edge of its
@@ -1116,6 +1118,25 @@ mod tests {
             AUX_ARENAS_GREW.set(false);
             layout_graph(&mut graph, LayoutEngine::Dot).unwrap();
             assert!(!AUX_ARENAS_GREW.get(), "{name}: the arenas grew");
+        }
+    }
+
+    /// The crossing reduction's nodes fit what `reserve_for_mincross` reserved (its edges are
+    /// an estimate).
+    #[test]
+    fn the_crossing_reductions_nodes_fit_their_reservation() {
+        let graphs = [
+            ("residual blocks", residual_blocks(false)),
+            ("residual blocks, newrank", residual_blocks(true)),
+            ("side by side", side_by_side()),
+        ];
+        for (name, mut graph) in graphs {
+            NODE_ARENA_GREW_IN_MINCROSS.set(false);
+            layout_graph(&mut graph, LayoutEngine::Dot).unwrap();
+            assert!(
+                !NODE_ARENA_GREW_IN_MINCROSS.get(),
+                "{name}: the nodes' arena grew"
+            );
         }
     }
 }
