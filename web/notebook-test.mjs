@@ -120,11 +120,14 @@ async function openNotebook(page, name) {
   await page.waitForSelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook', { timeout: 120000 });
 }
 
+// The viewers of the open notebook.
+const OPEN_VIEWERS = '.jp-NotebookPanel:not(.lm-mod-hidden) iframe.tl-draw-viewer';
+
 // The viewers of the notebook shown, each ready (its drawing on screen).
 async function viewers(page, count) {
-  await page.waitForFunction((n) => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) iframe.tl-draw-viewer').length >= n, count, { timeout: 300000 });
+  await page.waitForFunction(([selector, n]) => document.querySelectorAll(selector).length >= n, [OPEN_VIEWERS, count], { timeout: 300000 });
   const frames = [];
-  for (const element of await page.$$('.jp-NotebookPanel:not(.lm-mod-hidden) iframe.tl-draw-viewer')) {
+  for (const element of await page.$$(OPEN_VIEWERS)) {
     // As a reader does: scrolled to, the viewer is drawn (off screen, frames are not).
     await element.scrollIntoViewIfNeeded();
     const frame = await element.contentFrame();
@@ -242,8 +245,8 @@ const notebookState = (page) => page.evaluate(() => {
   return `prompts ${prompts}; kernel ${kernel ? kernel.textContent.trim() : 'none'}${dialog ? `; dialog: ${dialog.textContent.trim().slice(0, 120)}` : ''}`;
 });
 
-// The viewers the open notebook shows.
-const viewersShown = (page) => page.$$eval('.jp-NotebookPanel:not(.lm-mod-hidden) iframe.tl-draw-viewer', (f) => f.length);
+// How many viewers the open notebook shows.
+const viewersShown = (page) => page.$$eval(OPEN_VIEWERS, (f) => f.length);
 
 // Runs every cell from the Run menu, as a user does, until `count` viewers show; `clicked`
 // runs after each click of the menu. On a loaded machine the click can land while
@@ -334,7 +337,7 @@ try {
   // the check below does not depend on it.
   let bar = null;
   const caught = async () => {
-    const shown = await page.waitForSelector('.jp-NotebookPanel:not(.lm-mod-hidden) .tl-draw-progress progress, .jp-NotebookPanel:not(.lm-mod-hidden) iframe.tl-draw-viewer', { timeout: 120000 }).catch(() => null);
+    const shown = await page.waitForSelector(`.jp-NotebookPanel:not(.lm-mod-hidden) .tl-draw-progress progress, ${OPEN_VIEWERS}`, { timeout: 120000 }).catch(() => null);
     bar = shown && (await shown.evaluate((element) => element.tagName === 'PROGRESS')) ? shown : null;
     if (bar) await page.screenshot({ path: path.join(out, 'progress.png') });
     if (figures && bar) await page.screenshot({ path: path.join(figures, 'notebook_progress.png') });
