@@ -6,6 +6,8 @@
 
 use serde_json::Value;
 
+mod read;
+
 /// Points per inch: node sizes are in inches, positions in points.
 const POINTS: f64 = 72.0;
 /// Straight pieces each cubic Bézier piece of an arrow is measured as.
@@ -105,54 +107,6 @@ impl Rect {
     }
 }
 
-fn numbers(text: &str) -> Vec<f64> {
-    text.split([',', ' '])
-        .filter_map(|part| part.trim().parse().ok())
-        .collect()
-}
-
-fn rect_of_bb(text: &str) -> Option<Rect> {
-    match numbers(text)[..] {
-        [x0, y0, x1, y1] => Some(Rect { x0, y0, x1, y1 }),
-        _ => None,
-    }
-}
-
-/// An arrow's drawn path as straight pieces: its B-spline control points (Graphviz `pos`,
-/// cubic pieces) sampled, then its arrowhead's tip.
-fn arrow_path(pos: &str) -> Vec<(f64, f64)> {
-    let mut controls = Vec::new();
-    let mut tip = None;
-    for token in pos.split_whitespace() {
-        let values = numbers(token.trim_start_matches("e,").trim_start_matches("s,"));
-        if values.len() != 2 {
-            continue;
-        }
-        if token.starts_with("e,") {
-            tip = Some((values[0], values[1]));
-        } else if !token.starts_with("s,") {
-            controls.push((values[0], values[1]));
-        }
-    }
-    let mut path = Vec::new();
-    if let Some(&first) = controls.first() {
-        path.push(first);
-    }
-    for piece in controls.windows(4).step_by(3) {
-        for step in 1..=STEPS {
-            let t = step as f64 / STEPS as f64;
-            let u = 1.0 - t;
-            let (w0, w1, w2, w3) = (u * u * u, 3.0 * u * u * t, 3.0 * u * t * t, t * t * t);
-            path.push((
-                w0 * piece[0].0 + w1 * piece[1].0 + w2 * piece[2].0 + w3 * piece[3].0,
-                w0 * piece[0].1 + w1 * piece[1].1 + w2 * piece[2].1 + w3 * piece[3].1,
-            ));
-        }
-    }
-    path.extend(tip);
-    path
-}
-
 /// Do segments `a`-`b` and `c`-`d` cross at a point inside both?
 fn cross(a: (f64, f64), b: (f64, f64), c: (f64, f64), d: (f64, f64)) -> bool {
     let side = |p: (f64, f64), q: (f64, f64), r: (f64, f64)| {
@@ -167,70 +121,34 @@ fn cross(a: (f64, f64), b: (f64, f64), c: (f64, f64), d: (f64, f64)) -> bool {
 /// not such a layout.
 pub fn measure(json: &str) -> Option<Quality> {
     let layout: Value = serde_json::from_str(json).ok()?;
-    let bounds = rect_of_bb(layout.get("bb")?.as_str()?)?;
+    let bounds = read::rect_of_bb(layout.get("bb")?.as_str()?)?;
     let objects = layout
         .get("objects")
         .and_then(Value::as_array)
-        .cloned()
+        .map(Vec::as_slice)
         .unwrap_or_default();
     let mut nodes: Vec<(i64, Rect)> = Vec::new();
     let mut frames: Vec<Rect> = Vec::new();
-    for object in &objects {
+    for object in objects {
         let id = object.get("_gvid").and_then(Value::as_i64).unwrap_or(-1);
         if object.get("nodes").is_some() {
             let is_frame = object
                 .get("name")
                 .and_then(Value::as_str)
                 .is_some_and(|name| name.starts_with("cluster"));
-            if let (true, Some(rect)) = (
-                is_frame,
-                object
-                    .get("bb")
-                    .and_then(Value::as_str)
-                    .and_then(rect_of_bb),
-            ) {
-                frames.push(rect);
+            if is_frame {
+                frames.extend(read::frame_box(object));
             }
-            continue;
+        } else if let Some(rect) = read::node_box(object) {
+            nodes.push((id, rect));
         }
-        let (Some(pos), Some(width), Some(height)) = (
-            object.get("pos").and_then(Value::as_str),
-            object
-                .get("width")
-                .and_then(Value::as_str)
-                .and_then(|w| w.parse::<f64>().ok()),
-            object
-                .get("height")
-                .and_then(Value::as_str)
-                .and_then(|h| h.parse::<f64>().ok()),
-        ) else {
-            continue;
-        };
-        let [x, y] = numbers(pos)[..] else { continue };
-        let (half_w, half_h) = (width * POINTS / 2.0, height * POINTS / 2.0);
-        nodes.push((
-            id,
-            Rect {
-                x0: x - half_w,
-                y0: y - half_h,
-                x1: x + half_w,
-                y1: y + half_h,
-            },
-        ));
     }
     let edges = layout
         .get("edges")
         .and_then(Value::as_array)
-        .cloned()
+        .map(Vec::as_slice)
         .unwrap_or_default();
-    let arrows: Vec<Arrow> = edges
-        .iter()
-        .filter_map(|edge| {
-            let tail = edge.get("tail")?.as_i64()?;
-            let head = edge.get("head")?.as_i64()?;
-            Some((tail, head, arrow_path(edge.get("pos")?.as_str()?)))
-        })
-        .collect();
+    let arrows: Vec<Arrow> = edges.iter().filter_map(read::arrow).collect();
     let mut quality = Quality {
         nodes: nodes.len(),
         arrows: arrows.len(),
@@ -245,7 +163,7 @@ pub fn measure(json: &str) -> Option<Quality> {
         .sum();
     quality.line_drawn = line_drawn(&arrows);
     (quality.crossings, quality.crossings_drawn) = crossings(&arrows, &bounds);
-    quality.labels_overlapping = labels_overlapping(&edges, &nodes, &bounds);
+    quality.labels_overlapping = labels_overlapping(edges, &nodes, &bounds);
     quality.arrows_through_nodes = through_nodes(&arrows, &nodes);
     for (k, a) in frames.iter().enumerate() {
         for b in &frames[k + 1..] {
@@ -288,45 +206,12 @@ fn line_drawn(arrows: &[Arrow]) -> f64 {
     total
 }
 
-/// The boxes of the texts an operation list draws (`T` operations, at the size of the last
-/// `F`): from the baseline a quarter of the size down to four fifths up.
-fn text_boxes(ops: Option<&Value>, out: &mut Vec<Rect>) {
-    let mut size = 14.0;
-    for op in ops.and_then(Value::as_array).into_iter().flatten() {
-        match op.get("op").and_then(Value::as_str) {
-            Some("F") => size = op.get("size").and_then(Value::as_f64).unwrap_or(size),
-            Some("T") => {
-                let at = op.get("pt").and_then(Value::as_array);
-                let (Some(x), Some(y)) = (
-                    at.and_then(|p| p.first()).and_then(Value::as_f64),
-                    at.and_then(|p| p.get(1)).and_then(Value::as_f64),
-                ) else {
-                    continue;
-                };
-                let width = op.get("width").and_then(Value::as_f64).unwrap_or(0.0);
-                let left = match op.get("align").and_then(Value::as_str) {
-                    Some("c") => x - width / 2.0,
-                    Some("r") => x - width,
-                    _ => x,
-                };
-                out.push(Rect {
-                    x0: left,
-                    y0: y - 0.25 * size,
-                    x1: left + width,
-                    y1: y + 0.8 * size,
-                });
-            }
-            _ => {}
-        }
-    }
-}
-
 /// Arrow labels that overlap a node or another arrow label.
 fn labels_overlapping(edges: &[Value], nodes: &[(i64, Rect)], bounds: &Rect) -> u64 {
     let mut labels = Vec::new();
     for edge in edges {
         for key in ["_ldraw_", "_hldraw_", "_tldraw_"] {
-            text_boxes(edge.get(key), &mut labels);
+            read::text_boxes(edge.get(key), &mut labels);
         }
     }
     let grid = Grid::new(bounds, labels.len() + nodes.len());
@@ -488,6 +373,62 @@ mod tests {
         // K(3,3) is not planar: any drawing of it has a crossing.
         let quality = quality_of("digraph { {a b c} -> {d e f} }");
         assert!(quality.crossings >= 1, "{quality:?}");
+    }
+
+    /// A layout whose node `m` (1 x 0.5 inch) is written at (100, 1000) and whose arrow from
+    /// `a` to `b` is written level at y = 1005, through it; `node_drawn`, `arrow_drawn` and
+    /// `frame` are the drawing operations and the frame added to it.
+    fn written_apart(node_drawn: &str, arrow_drawn: &str, frames: &str) -> Quality {
+        let node = |id: u32, name: &str, pos: &str, drawn: &str| {
+            format!(
+                r#"{{"_gvid": {id}, "name": "{name}", "pos": "{pos}", "width": "1", "height": "0.5"{drawn}}}"#
+            )
+        };
+        let layout = format!(
+            r#"{{"bb": "0,0,300,2000", "objects": [{}, {}, {}{frames}],
+            "edges": [{{"tail": 1, "head": 2, "pos": "e,250,1005 0,1005 50,1005 150,1005 240,1005"{arrow_drawn}}}]}}"#,
+            node(0, "m", "100,1000", node_drawn),
+            node(1, "a", "0,1005", ""),
+            node(2, "b", "290,1005", ""),
+        );
+        measure(&layout).unwrap()
+    }
+
+    #[test]
+    fn what_a_layout_draws_is_measured_where_it_is_drawn() {
+        // Graphviz writes `pos` and `bb` with five significant digits (10 pt apart beyond
+        // 100,000 pt); the drawing operations carry hundredths. Read from the positions
+        // alone, the arrow runs through the node.
+        assert_eq!(written_apart("", "", "").arrows_through_nodes, 1);
+        // Drawn, the node is 30 pt lower and the arrow passes above it.
+        let drawn_lower = r#", "_draw_": [{"op": "c", "grad": "none", "color": "black"}, {"op": "E", "rect": [100, 1030, 36, 18]}]"#;
+        assert_eq!(written_apart(drawn_lower, "", "").arrows_through_nodes, 0);
+        let polygon_lower = r#", "_draw_": [{"op": "P", "points": [[64, 1012], [136, 1012], [136, 1048], [64, 1048]]}]"#;
+        assert_eq!(written_apart(polygon_lower, "", "").arrows_through_nodes, 0);
+        // Drawn, the arrow runs 60 pt above where it is written, clear of the node.
+        let arrow_higher = r#", "_draw_": [{"op": "b", "points": [[0, 1065], [50, 1065], [150, 1065], [240, 1065]]}], "_hdraw_": [{"op": "P", "points": [[240, 1062], [250, 1065], [240, 1068]]}]"#;
+        let quality = written_apart("", arrow_higher, "");
+        assert_eq!(quality.arrows_through_nodes, 0);
+        // Its length: the spline's 240 pt and 10 pt to the arrowhead's drawn tip.
+        assert!((quality.arrow_length - 250.0).abs() < 1e-9, "{quality:?}");
+        // Two frames written overlapping, drawn side by side.
+        let frame = |name: &str, bb: &str, drawn: &str| {
+            format!(
+                r#", {{"_gvid": 9, "name": "{name}", "nodes": [], "bb": "{bb}", "_draw_": [{{"op": "p", "points": {drawn}}}]}}"#
+            )
+        };
+        let frames = frame(
+            "cluster_l",
+            "0,0,110,50",
+            "[[0, 0], [100, 0], [100, 50], [0, 50]]",
+        ) + &frame(
+            "cluster_r",
+            "90,0,200,50",
+            "[[104, 0], [200, 0], [200, 50], [104, 50]]",
+        );
+        assert_eq!(written_apart("", "", &frames).frames_overlapping, 0);
+        let undrawn = r#", {"_gvid": 9, "name": "cluster_l", "nodes": [], "bb": "0,0,110,50"}, {"_gvid": 10, "name": "cluster_r", "nodes": [], "bb": "90,0,200,50"}"#;
+        assert_eq!(written_apart("", "", undrawn).frames_overlapping, 1);
     }
 
     #[test]
