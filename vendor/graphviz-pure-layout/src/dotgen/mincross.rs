@@ -3,6 +3,7 @@
 //! The rank structure is global (`Root` is always the dot root, graph 0):
 //! cluster rank arrays are windows of the root arrays, see [`super::types::Rank`].
 
+use super::position::saturating_sum;
 use super::Dot;
 use super::qsort::qsort;
 use super::types::*;
@@ -173,12 +174,12 @@ impl Dot<'_> {
         let skeletons = self.cluster_extent(0).ranks;
         let _ = self
             .nodes
-            .try_reserve_exact(chain_nodes.saturating_add(skeletons));
-        let _ = self.edges.try_reserve_exact(
-            chain_nodes
-                .saturating_add(skeletons)
-                .saturating_add(arrows.saturating_mul(3)),
-        );
+            .try_reserve_exact(saturating_sum(&[chain_nodes, skeletons]));
+        let _ = self.edges.try_reserve_exact(saturating_sum(&[
+            chain_nodes,
+            skeletons,
+            arrows.saturating_mul(3),
+        ]));
     }
 
     pub fn dot_mincross(&mut self) -> Result<(), String> {

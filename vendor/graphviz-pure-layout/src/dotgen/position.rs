@@ -201,9 +201,8 @@ impl Dot<'_> {
         // shares (`separate_subclust`); and the root's side nodes and `compress_graph`'s
         // edge. A reservation the allocator refuses is skipped: the arenas then grow as in C.
         let clusters = self.cluster_extent(g);
-        let sum = |terms: &[usize]| terms.iter().fold(0usize, |sum, &t| sum.saturating_add(t));
-        let new_nodes = sum(&[out_edges, clusters.count.saturating_mul(2), 2]);
-        let new_edges = sum(&[
+        let new_nodes = saturating_sum(&[out_edges, clusters.count.saturating_mul(2), 2]);
+        let new_edges = saturating_sum(&[
             out_edges.saturating_mul(2),
             nodes.len(),
             flat_edges,
@@ -1048,6 +1047,12 @@ impl Dot<'_> {
     }
 }
 
+/// `terms` summed, at most `usize::MAX`: a reservation's size from counts a hostile graph
+/// can make huge.
+pub(super) fn saturating_sum(terms: &[usize]) -> usize {
+    terms.iter().fold(0usize, |sum, &t| sum.saturating_add(t))
+}
+
 /// How many clusters there are under a graph, the ranks they span together, and the pairs
 /// of clusters with one parent whose ranks overlap.
 #[derive(Default)]
@@ -1105,16 +1110,20 @@ pub(super) mod tests {
         g
     }
 
+    /// The graphs the reservations are tested on, by name.
+    fn reserving_graphs() -> [(&'static str, Graph); 3] {
+        [
+            ("residual blocks", residual_blocks(false)),
+            ("residual blocks, newrank", residual_blocks(true)),
+            ("side by side", side_by_side()),
+        ]
+    }
+
     /// The auxiliary graph fits what `allocate_aux_edges` reserved: frames in frames, frames
     /// side by side, arrows skipping ranks, labelled ones, one against the flow, a flat one.
     #[test]
     fn the_auxiliary_graph_fits_its_reservation() {
-        let graphs = [
-            ("residual blocks", residual_blocks(false)),
-            ("residual blocks, newrank", residual_blocks(true)),
-            ("side by side", side_by_side()),
-        ];
-        for (name, mut graph) in graphs {
+        for (name, mut graph) in reserving_graphs() {
             AUX_ARENAS_GREW.set(false);
             layout_graph(&mut graph, LayoutEngine::Dot).unwrap();
             assert!(!AUX_ARENAS_GREW.get(), "{name}: the arenas grew");
@@ -1125,12 +1134,7 @@ pub(super) mod tests {
     /// an estimate).
     #[test]
     fn the_crossing_reductions_nodes_fit_their_reservation() {
-        let graphs = [
-            ("residual blocks", residual_blocks(false)),
-            ("residual blocks, newrank", residual_blocks(true)),
-            ("side by side", side_by_side()),
-        ];
-        for (name, mut graph) in graphs {
+        for (name, mut graph) in reserving_graphs() {
             NODE_ARENA_GREW_IN_MINCROSS.set(false);
             layout_graph(&mut graph, LayoutEngine::Dot).unwrap();
             assert!(
