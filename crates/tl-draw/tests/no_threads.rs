@@ -9,8 +9,8 @@ use std::path::Path;
 use std::process::Command;
 
 /// Each file drawn at `auto`, and what in it takes a thread: Mamba's trace is over a quarter
-/// of a MiB, so two threads read it, and its PNG is several bands (encoded by another); GPT-2 small's
-/// page holds several drawings (laid out by a helper thread).
+/// of a MiB, so two threads read it, and its PNG is several bands (encoded by another);
+/// GPT-2 small's page holds several drawings (laid out by a helper thread).
 const DRAWN: [(&str, &str); 4] = [
     ("mamba", "svg"),
     ("mamba", "png"),
