@@ -196,11 +196,11 @@ impl Gzipped {
         Gzipped::at(flate2::Compression::default())
     }
 
-    /// An empty stream at a fast level (3), for output made on every draw (the interactive
-    /// page): compressing took a third of a large model's page at the default level, which
-    /// packs only 6-8% smaller (docs/decisions.md).
+    /// An empty stream at level 5, for output made on every draw (the interactive page):
+    /// zlib-rs packs a page's state there in about the time level 3 took and 6% smaller,
+    /// where the default level takes half as long again (docs/decisions.md).
     pub fn fast() -> Gzipped {
-        Gzipped::at(flate2::Compression::new(3))
+        Gzipped::at(flate2::Compression::new(5))
     }
 
     fn at(level: flate2::Compression) -> Gzipped {

@@ -1,4 +1,4 @@
-//! PNG files painted band by band and encoded by the `png` crate (zlib level 1, Paeth
+//! PNG files painted band by band and encoded by the `png` crate (zlib level 2, Paeth
 //! filter). cairo's own writer (zlib at its default level) was 81% of a full-detail GPT-2
 //! small PNG run, and a fresh image-sized surface cost more in page zeroing than the
 //! painting (docs/performance.md): only a few bands' pixels exist at a time, each band's
@@ -174,10 +174,11 @@ fn write_png(
         png::ColorType::Rgba
     });
     encoder.set_depth(png::BitDepth::Eight);
-    // zlib level 1 (miniz_oxide): measured on GPT-2 small at full detail (73,000 px), the
-    // whole run took 1.65 s with cairo's writer, 0.50 s with this (4.2 MB instead of 3.8 MB),
-    // 0.48 s with fdeflate (5.3 MB) and 0.87 s at level 6 (3.1 MB).
-    encoder.set_deflate_compression(png::DeflateCompression::Level(1));
+    // zlib level 2 (zlib-rs): as fast as level 1 was with miniz_oxide, files 11-15%
+    // smaller (GPT-2 small at full detail 3.8 -> 3.4 MB; zlib-rs's level 1 is 14-21% larger).
+    // Against cairo's writer (zlib's default level), the whole GPT-2 small run took 1.65 s,
+    // with level 1 of miniz_oxide 0.50 s, fdeflate 0.48 s (5.3 MB), level 6 0.87 s.
+    encoder.set_deflate_compression(png::DeflateCompression::Level(2));
     // Paeth on every row: within 2% of the adaptive choice's size on the real drawings
     // (DenseNet-121 at full detail: 4.78 MB, adaptive 4.75 MB, Up 4.97 MB, Sub 5.89 MB),
     // for a fifth less encoding time than trying every filter on every row.
