@@ -35,7 +35,8 @@ const ALLOWED: &[&str] = &[
     "BSD-2-Clause OR Apache-2.0 OR MIT",
     "Apache-2.0 WITH LLVM-exception",
     "Apache-2.0 / MIT",
-    // flate2's pure-Rust deflate (miniz_oxide, adler2), for .svgz output.
+    // miniz_oxide and adler2: the `png` crate's inflate, and the backend flate2 builds by
+    // default (tl-draw's deflate is zlib-rs, under "Zlib").
     "MIT OR Zlib OR Apache-2.0",
     "0BSD OR MIT OR Apache-2.0",
 ];
