@@ -150,12 +150,26 @@ def test_inline_display_is_the_viewer_with_a_picture_where_scripts_cannot_run(co
     assert drawing._repr_mimebundle_()["text/html"] is html, "made once"
 
 
+#: A page's data saying it holds fewer stops than the schedule, as the output's HTML quotes it.
+THINNED = '\\"thinned\\":{\\"held\\":'
+
+
 def test_inline_display_of_gpt2_at_full_detail_fits_its_budget() -> None:
     drawing = tl_draw.draw(FIXTURES / "real" / "gpt2_small.json")
     bundle = drawing._repr_mimebundle_()
     size = len(bundle["text/html"]) + len(bundle["image/png"])
     assert size <= 12 * 1024 * 1024, size
     assert "folded picture" in bundle["text/html"]
+    assert THINNED not in bundle["text/html"], "every stop fits"
+
+
+@pytest.mark.parametrize("model", ["gpt2_48", "llama_32", "mamba"])
+def test_inline_display_of_the_deepest_models_thins_its_stops_to_fit_its_budget(model: str) -> None:
+    # Their schedules box one block a stop: every stop held came to 15-22 MB.
+    bundle = tl_draw.draw(FIXTURES / "real" / f"{model}.json")._repr_mimebundle_()
+    size = len(bundle["text/html"]) + len(bundle["image/png"])
+    assert size <= 12 * 1024 * 1024, size
+    assert THINNED in bundle["text/html"]
 
 
 @pytest.mark.parametrize(

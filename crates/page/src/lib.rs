@@ -4,6 +4,8 @@
 //! recorded fields of every operation and module call, and the viewer script inlined. It opens from disk with no network access (its content security policy
 //! forbids any) and is the same file for the same trace and options.
 
+mod explore;
+mod holding;
 mod notebook;
 mod records;
 mod search;
@@ -12,9 +14,8 @@ mod template;
 use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
-use tl_collapse::schedule::{readable_band, Schedule};
-use tl_collapse::transitions::{after, plan_of, Move};
-use tl_collapse::{BufferVisibility, NodeKind, TraceIndex, VisibleGraph};
+use tl_collapse::transitions::Move;
+use tl_collapse::{NodeKind, TraceIndex, VisibleGraph};
 use tl_drawing::options::Settings;
 use tl_drawing::{
     draw_indexed, through_links, Collapse, DrawError, DrawOptions, Drawing, GraphKind,
@@ -23,14 +24,13 @@ use tl_drawing::{
 use tl_trace_model::Trace;
 
 pub use notebook::{notebook, notebook_of_drawing, NotebookOutput, OUTPUT_BUDGET};
-use search::Search;
 
 /// The interactive page of `trace` drawn as `options` say: it opens on that drawing (on
 /// `collapse="auto"` when neither `collapse=` nor `depth=` was given) and, for forward
 /// drawings, holds every schedule stop and the drawings a click on a box or frame leads
 /// to. Backward and combined drawings are one drawing each (they have no schedule).
 pub fn page(trace: &Trace, options: &DrawOptions) -> Result<String, DrawError> {
-    let built = build(trace, options)?;
+    let built = build(trace, options, None)?;
     Ok(template::html(&trace.model.class_name, &built.data))
 }
 
@@ -42,7 +42,9 @@ pub(crate) struct Built {
     pub(crate) sizes: Vec<Option<(f64, f64)>>,
 }
 
-fn build(trace: &Trace, options: &DrawOptions) -> Result<Built, DrawError> {
+/// Builds a page; with `bound`, its states are estimated to take at most that many bytes
+/// beside its records (stops thinned, clicks cut off: [`holding`]).
+fn build(trace: &Trace, options: &DrawOptions, bound: Option<usize>) -> Result<Built, DrawError> {
     options.check_supported()?;
     let index = TraceIndex::validate(trace)?;
     let mut options = options.clone();
@@ -66,24 +68,28 @@ fn build(trace: &Trace, options: &DrawOptions) -> Result<Built, DrawError> {
         trace,
         records::MAX_RECORDS_BYTES,
     )?);
+    let state_bytes = bound.map(|bound| bound.saturating_sub(records.len()));
     let (first, first_visible) = draw_indexed(&index, &options, None)?;
     let explored = match (explorable, first_visible) {
-        (true, Some(first_visible)) => explore(
+        (true, Some(first_visible)) => explore::explore(
             &index,
             &options,
             settings.show_buffers,
             (first, first_visible),
+            state_bytes,
         )?,
-        (_, first_visible) => Explored {
+        (_, first_visible) => explore::Explored {
             drawn: vec![(first, first_visible)],
             links: vec![Vec::new()],
             stops: Vec::new(),
+            schedule_stops: 0,
         },
     };
-    let Explored {
+    let explore::Explored {
         drawn,
         links,
         stops,
+        schedule_stops,
     } = explored;
     // Each state is packed as soon as it is laid out, on the thread that laid it out: packing
     // (JSON and gzip) is a third of a large model's page, and its SVG is let go at once.
@@ -94,7 +100,8 @@ fn build(trace: &Trace, options: &DrawOptions) -> Result<Built, DrawError> {
     })?
     .into_iter()
     .unzip();
-    let data = json!({
+    let held = stops.len();
+    let mut data = json!({
         "title": trace.model.class_name,
         "kind": kind_name(&settings),
         // Where the drawing starts (its inputs): the opening view of a large drawing.
@@ -105,124 +112,11 @@ fn build(trace: &Trace, options: &DrawOptions) -> Result<Built, DrawError> {
         "records": records,
         "cone": { "present": edited && settings.graph != GraphKind::Backward, "shown": cone_shown },
     });
+    if held < schedule_stops {
+        // The slider says that a bounded page holds fewer stops than the schedule has.
+        data["thinned"] = json!({ "held": held, "of": schedule_stops });
+    }
     Ok(Built { data, drawn, sizes })
-}
-
-/// The drawings a page holds, what a click on each leads to, and the slider's stops.
-struct Explored {
-    drawn: Vec<(Drawing, Option<VisibleGraph>)>,
-    links: Vec<Vec<Link>>,
-    stops: Vec<Value>,
-}
-
-/// Every schedule stop of a forward drawing, and the drawings reached from `first` and the
-/// stops by opening boxes and closing frames, breadth first within the layout budget.
-fn explore(
-    index: &TraceIndex<'_>,
-    options: &DrawOptions,
-    show_buffers: BufferVisibility,
-    first: (Drawing, VisibleGraph),
-) -> Result<Explored, DrawError> {
-    let trace = index.trace;
-    let mut drawn: Vec<(Drawing, Option<VisibleGraph>)> = Vec::new();
-    let mut links: Vec<Vec<Link>> = Vec::new();
-    let mut stops = Vec::new();
-    let (first, first_visible) = first;
-    let schedule = Schedule::build_with(index, show_buffers);
-    let auto = schedule.auto(readable_band(trace)).level;
-    let (mut search, at) = Search::new(
-        std::iter::once(plan_of(index, &first_visible))
-            .chain(schedule.stops.iter().map(|step| step.plan.clone())),
-    );
-    for (step, &state) in schedule.stops.iter().zip(&at[1..]) {
-        stops.push(json!({
-            "level": step.level,
-            "nodes": step.nodes,
-            "folds": step.folds,
-            "auto": step.level == auto,
-            "state": state,
-        }));
-    }
-    let roots = search.len();
-    let mut spent = 0.0;
-    let mut first = Some((first, first_visible));
-    // Per plan found: where it is drawn (plans over the budget are not).
-    let mut drawn_as: Vec<Option<usize>> = Vec::new();
-    while let Some(at) = search.next() {
-        if drawn.len() >= search::STATE_LIMIT {
-            break;
-        }
-        let plan = search.plan(at);
-        let (drawing, visible) = match first.take() {
-            Some(drawn) => drawn,
-            None => match draw_indexed(index, options, Some(plan.clone())) {
-                Ok((drawing, Some(visible))) => (drawing, visible),
-                Ok((_, None)) => continue, // not a forward drawing: never explored
-                // Over the layout guard (a full-detail stop of a huge model, unless
-                // forced): the page goes without it, and its slider says why.
-                Err(error) if error.is_layout_refusal() => continue,
-                Err(error) => return Err(error),
-            },
-        };
-        if at >= roots {
-            let cost = tl_layout::guard::layout_seconds(&drawing.styled, drawing.layout_engine());
-            if spent + cost > search::LAYOUT_BUDGET {
-                // The plans still queued are reached from drawings as large or larger:
-                // drawing each only to drop it cost GPT-2-48 ten seconds.
-                break;
-            }
-            spent += cost;
-        }
-        let moves = (0..visible.nodes.len())
-            .map(Move::Open)
-            .chain((0..visible.clusters.len()).map(Move::Close));
-        let mut state_links = Vec::new();
-        for step in moves {
-            if let Some(next) = after(index, &plan, &visible, &step) {
-                let target = search.add(next, Some((at, visible.nodes.len())));
-                state_links.push(Link { step, target });
-            }
-        }
-        drawn_as.resize(drawn_as.len().max(at + 1), None);
-        drawn_as[at] = Some(drawn.len());
-        drawn.push((drawing, Some(visible)));
-        links.push(state_links);
-    }
-    renumber(&mut links, &mut stops, &drawn_as, &drawn);
-    Ok(Explored {
-        drawn,
-        links,
-        stops,
-    })
-}
-
-/// Points links and stops at the drawings' positions (`drawn_as`: per plan found, where it
-/// is drawn): links to plans never drawn (over the budget) are dropped, so those boxes do
-/// not open here (the slider's finer stops show their insides), and each stop counts what
-/// its drawing shows (the schedule counts the unrolled graph; a rolled stop draws fewer).
-fn renumber(
-    links: &mut [Vec<Link>],
-    stops: &mut [Value],
-    drawn_as: &[Option<usize>],
-    drawn: &[(Drawing, Option<VisibleGraph>)],
-) {
-    for state_links in links.iter_mut() {
-        state_links.retain_mut(|link| match drawn_as.get(link.target).copied().flatten() {
-            Some(state) => {
-                link.target = state;
-                true
-            }
-            None => false,
-        });
-    }
-    for stop in stops.iter_mut() {
-        let plan = stop["state"].as_u64().unwrap_or_default() as usize;
-        let state = drawn_as.get(plan).copied().flatten();
-        if let Some(state) = state {
-            stop["nodes"] = json!(drawn[state].0.styled.nodes.len());
-        }
-        stop["state"] = json!(state);
-    }
 }
 
 /// Writes [`page`] to `target` (a path [`tl_drawing::output_target`] chose) atomically,
@@ -259,9 +153,9 @@ pub fn single_page(drawing: &Drawing) -> Result<String, DrawError> {
 }
 
 /// What a click on one drawn thing of a state leads to.
-struct Link {
-    step: Move,
-    target: usize,
+pub(crate) struct Link {
+    pub(crate) step: Move,
+    pub(crate) target: usize,
 }
 
 fn kind_name(options: &Settings) -> &'static str {

@@ -16,6 +16,13 @@ use crate::{build, single_page, svg_of};
 /// small at full detail (every stop and the boxes that open, 2,500 nodes) takes about 4 MB.
 pub const OUTPUT_BUDGET: usize = 12 * 1024 * 1024;
 
+/// What the budget keeps for the picture and the viewer; the page's records and states
+/// share the rest (its states thinned to fit, as estimated before layout). The picture is
+/// there twice (in the HTML in base64, and as `image/png`): 4 MiB covers one of 1.7 MB (the
+/// real models' largest, BERT-base's, is 1.6 MB); the viewer's script and style and the
+/// page's escaping take about 60 KB.
+const PICTURE_AND_VIEWER: usize = 4 * 1024 * 1024;
+
 /// The widest picture, in pixels: about a notebook cell's width on a laptop screen.
 const PICTURE_WIDTH: f64 = 1200.0;
 /// The tallest picture, in pixels: a long scroll, not an endless one.
@@ -46,7 +53,7 @@ pub fn notebook(trace: &Trace, options: &DrawOptions) -> Result<NotebookOutput, 
     if options.collapse.is_none() && options.depth.is_none() {
         options.collapse = Some(Collapse::None);
     }
-    let built = build(trace, &options)?;
+    let built = build(trace, &options, Some(OUTPUT_BUDGET - PICTURE_AND_VIEWER))?;
     let page = template::html(&trace.model.class_name, &built.data);
     let sizes = &built.sizes;
     let chosen = picture_state(&built.drawn, sizes);

@@ -718,6 +718,13 @@
       $('tl-stops').hidden = false;
       $('tl-slider').max = String(data.stops.length - 1);
     }
+    if (data.thinned) {
+      // A notebook output holds fewer stops than the schedule has (its size is bounded).
+      const note = $('tl-thinned');
+      note.hidden = false;
+      note.textContent = `· ${data.thinned.held} of ${data.thinned.of} stops`;
+      note.title = `This output holds ${data.thinned.held} of the collapse schedule's ${data.thinned.of} stops, to stay small; the page draw(trace, "model.html") writes holds every one.`;
+    }
     if (data.cone.present) {
       $('tl-cone-toggle').hidden = false;
       $('tl-cone').checked = data.cone.shown;
