@@ -8,9 +8,10 @@
 // static SVG's (same node ids); the slider shows each schedule stop with that stop's node
 // count (as `tl-draw schedule` prints it); clicking a box opens it into its frame and
 // clicking the frame closes it; search finds operations and centres the first; hovering a
-// node or an arrow shows its recorded fields; the edit cone toggles. Pages of ConvNet whose
-// class and module carry hostile names (template syntax, `<!--<script>`, entities, a
-// backslash, a reversing control) start, and every node, search and box works. A screenshot of each
+// node or an arrow shows its recorded fields; the edit cone toggles; each stop of a 4-layer
+// Llama opens with its input in view. Pages of ConvNet whose class and module carry hostile
+// names (template syntax, `<!--<script>`, entities, a backslash, a reversing control)
+// start, and every node, search and box works. A screenshot of each
 // state is written to OUT and compared structurally with its reviewed signature in
 // web/golden (a coarse grid of where the ink is, with a tolerance; `--update` rewrites
 // them). Prints how long each action of the GPT-2 small walk-through took;
@@ -41,6 +42,9 @@ const cases = [
   // An LSTMCell stepped 64 times: auto draws its first call and the later steps as one node,
   // which opens into one box per call.
   { name: 'cell_loop', trace: 'real/lstmcell_64.json', args: [], explore: true, loop: true, search: 'getitem' },
+  // A 4-layer Llama: the layout ranks the rotary embedding's operations (no input of their
+  // own) below the input ids, far from the drawing's start edge at some stops.
+  { name: 'llama_4', trace: 'real/llama_4.json', args: ['--collapse', 'auto'], starts: true, search: 'rotary' },
   { name: 'backward', trace: 'backward.json', args: ['--graph', 'backward'], search: 'addmm' },
   { name: 'combined', trace: 'backward.json', args: ['--graph', 'combined'], search: 'relu' },
   { name: 'edited', trace: 'edited.json', args: ['--show-cone'], cone: true, search: 'relu' },
@@ -284,6 +288,8 @@ async function run(browser, test) {
     await (test.loop ? openLoop : openAndClose)(page, test.name, browser, log);
   }
 
+  if (test.starts) await inputsInView(page, test.name, browser);
+
   if (test.timed) {
     // The walk-through of the issue: full detail and back, open one block, search, read.
     const full = 0;
@@ -460,6 +466,31 @@ async function navigation(page, name, browser) {
     await compareShot(browser, page, `${name}.overview`);
   }
   await page.keyboard.press('Escape');
+}
+
+// Every stop opens with the drawing's first input in view (the opening view is taken at
+// the inputs' end: that edge of the drawing may be far from the input itself).
+async function inputsInView(page, name, browser) {
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 1200, height: 800 });
+  const stops = await page.evaluate(() => window.tlDraw.data.stops.length);
+  for (let i = 0; i < stops; i += 1) {
+    const before = await state(page);
+    await page.$eval('#tl-slider', (s, v) => { s.value = String(v); s.dispatchEvent(new Event('input')); }, i);
+    await waitState(page, before.state).catch(() => {});
+    const seen = await page.evaluate(() => {
+      const v = document.getElementById('tl-view').getBoundingClientRect();
+      const g = [...document.querySelectorAll('#tl-canvas g.node')].find((n) => /^input_/.test(n.dataset.id || ''));
+      if (!g) return null;
+      const b = g.getBoundingClientRect();
+      const inView = b.left >= v.left && b.right <= v.right && b.top >= v.top && b.bottom <= v.bottom;
+      return { id: g.dataset.id, count: document.body.dataset.count, inView, at: [b.left, b.top, b.right, b.bottom].map(Math.round) };
+    });
+    check(seen !== null, `${name}: stop ${i} draws an input`);
+    if (seen) check(seen.inView, `${name}: stop ${i} (${seen.count} nodes) opens with ${seen.id} whole in view (at ${seen.at})`);
+    if (i === 1) await compareShot(browser, page, `${name}.stop1`);
+  }
+  await page.setViewportSize(size);
 }
 
 async function slideTo(page, value, log, label) {

@@ -266,6 +266,18 @@
       lookAt(startEdge[0], dy, s, viewEdge[0], v.height / 2);
       if (!fits) camera.y = Math.min(0, Math.max(v.height - r.height * s, camera.y));
     }
+    // An input drawn far from the start edge (a layout may rank nodes without inputs, a
+    // rotary embedding's, below it) is brought into view, a quarter in from the start side.
+    if (input) {
+      const at = onScreen(input);
+      const along = vertical ? at.y : at.x;
+      const length = vertical ? v.height : v.width;
+      if (along < margin || along > length - margin) {
+        const share = flow === 'BT' || flow === 'RL' ? 0.75 : 0.25;
+        if (vertical) camera.y = share * length - input.y * camera.s;
+        else camera.x = share * length - input.x * camera.s;
+      }
+    }
     place();
   }
 
