@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use serde_json::{json, Value};
 use tl_collapse::schedule::{readable_band, Schedule, Stop};
 use tl_collapse::transitions::{after, canonical, plan_of, Move};
-use tl_collapse::{BufferVisibility, TraceIndex, VisibleGraph};
+use tl_collapse::{BufferVisibility, Plan, TraceIndex, VisibleGraph};
 use tl_drawing::{draw_indexed, DrawError, DrawOptions, Drawing};
 use tl_layout::guard::layout_cost;
 
@@ -107,14 +107,10 @@ fn weigh_stops(
     let mut drawings = Vec::with_capacity(schedule.stops.len());
     let mut sizes = Vec::with_capacity(schedule.stops.len());
     for step in &schedule.stops {
-        let drawn = match draw_indexed(index, options, Some(step.plan.clone())) {
-            Ok((drawing, Some(visible))) => Some((drawing, visible)),
-            Ok((_, None)) => None,
-            // Over the layout guard: not laid out in the page either, so it weighs nothing.
-            Err(error) if error.is_layout_refusal() => None,
-            Err(error) => return Err(error),
-        };
-        let same_as_first = canonical(step.plan.clone()) == first_plan;
+        let plan = canonical(step.plan.clone());
+        let same_as_first = plan == first_plan;
+        // Over the layout guard, it is not laid out in the page either: it weighs nothing.
+        let drawn = drawn_plan(index, options, plan)?;
         let bytes = match &drawn {
             Some((drawing, _)) if !same_as_first => {
                 holding::estimated_bytes(layout_cost(&drawing.styled))
@@ -135,6 +131,22 @@ fn weigh_stops(
         .zip(kept)
         .map(|(drawn, kept)| kept.then_some(drawn))
         .collect())
+}
+
+/// `plan` drawn (not laid out), if it is a forward drawing within the layout guard: one over
+/// it (a full-detail stop of a huge model, unless forced) is left out of the page, and its
+/// slider says why.
+fn drawn_plan(
+    index: &TraceIndex<'_>,
+    options: &DrawOptions,
+    plan: Plan,
+) -> Result<Option<Drawn>, DrawError> {
+    match draw_indexed(index, options, Some(plan)) {
+        Ok((drawing, Some(visible))) => Ok(Some((drawing, visible))),
+        Ok((_, None)) => Ok(None),
+        Err(error) if error.is_layout_refusal() => Ok(None),
+        Err(error) => Err(error),
+    }
 }
 
 /// The drawings the search visited, their links (to plans) and, per plan found, where it
@@ -166,16 +178,12 @@ fn visit(
             break;
         }
         let plan = search.plan(at);
-        let (drawing, visible) = match ready.remove(&at) {
-            Some(drawn) => drawn,
-            None => match draw_indexed(index, options, Some(plan.clone())) {
-                Ok((drawing, Some(visible))) => (drawing, visible),
-                Ok((_, None)) => continue, // not a forward drawing: never explored
-                // Over the layout guard (a full-detail stop of a huge model, unless
-                // forced): the page goes without it, and its slider says why.
-                Err(error) if error.is_layout_refusal() => continue,
-                Err(error) => return Err(error),
-            },
+        let made = match ready.remove(&at) {
+            Some(made) => Some(made),
+            None => drawn_plan(index, options, plan.clone())?,
+        };
+        let Some((drawing, visible)) = made else {
+            continue; // not a forward drawing, or over the layout guard
         };
         if at >= roots {
             let cost = tl_layout::guard::layout_seconds(&drawing.styled, drawing.layout_engine());
