@@ -735,7 +735,7 @@
       const note = $('tl-thinned');
       note.hidden = false;
       note.textContent = `· ${data.thinned.held} of ${data.thinned.of} stops`;
-      note.title = `This output holds ${data.thinned.held} of the collapse schedule's ${data.thinned.of} stops, to stay small; the page draw(trace, "model.html") writes holds every one.`;
+      note.title = `This output holds ${data.thinned.held} of the collapse schedule's ${data.thinned.of} stops, to stay small; draw(trace, "model.html") writes a page holding every one.`;
     }
     if (data.cone.present) {
       $('tl-cone-toggle').hidden = false;
