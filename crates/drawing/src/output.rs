@@ -197,8 +197,8 @@ impl Gzipped {
     }
 
     /// An empty stream at level 5, for output made on every draw (the interactive page):
-    /// zlib-rs packs a page's state there in about the time level 3 took and 6% smaller,
-    /// where the default level takes half as long again (docs/decisions.md).
+    /// a page's state packs 6% smaller than at level 3 in about the same time, where the
+    /// default level takes half as long again (docs/decisions.md).
     pub fn fast() -> Gzipped {
         Gzipped::at(flate2::Compression::new(5))
     }

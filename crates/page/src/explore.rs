@@ -10,7 +10,7 @@ use tl_collapse::schedule::{readable_band, Schedule, Stop};
 use tl_collapse::transitions::{after, canonical, plan_of, Move};
 use tl_collapse::{BufferVisibility, Plan, TraceIndex, VisibleGraph};
 use tl_drawing::{draw_indexed, DrawError, DrawOptions, Drawing};
-use tl_layout::guard::layout_cost;
+use tl_layout::guard::{expected_seconds, layout_cost};
 
 use crate::holding::{self, StopSize};
 use crate::search::{self, Search};
@@ -42,31 +42,28 @@ pub(crate) fn explore(
     let trace = index.trace;
     let schedule = Schedule::build_with(index, show_buffers);
     let auto = schedule.auto(readable_band(trace)).level;
-    let first_plan = plan_of(index, &first.1);
+    let first_plan = canonical(plan_of(index, &first.1));
     // In the estimate's bytes: what it says, divided by its margin, must fit.
     let byte_budget = state_bytes.map(|bytes| (bytes as f64 / holding::ESTIMATE_MARGIN) as usize);
-    let weighed = match byte_budget {
-        Some(budget) => weigh_stops(index, options, &schedule, auto, &first, budget)?,
-        None => schedule.stops.iter().map(|_| Some(None)).collect(),
+    let held = match byte_budget {
+        Some(budget) => weigh_stops(index, options, &schedule, auto, &first, &first_plan, budget)?,
+        None => Held {
+            stops: schedule.stops.iter().map(|step| (step, None)).collect(),
+            bytes: 0,
+        },
     };
-    let held: Vec<(&Stop, Option<Drawn>)> = schedule
-        .stops
-        .iter()
-        .zip(weighed)
-        .filter_map(|(step, weighed)| weighed.map(|drawn| (step, drawn)))
-        .collect();
     let (mut search, at) = Search::new([first_plan]);
     let mut ready: HashMap<usize, Drawn> = HashMap::new();
     ready.insert(at[0], first);
-    // A bounded page (a notebook's, opening on full detail) takes the `auto` stop next:
-    // what its boxes open to is then first among the drawings a click reaches, before the
-    // byte budget cuts the search off. (An unbounded page opens on `auto` unless told.)
-    let auto_stop = held.iter().find(|(step, _)| step.level == auto);
-    if let (Some((step, _)), Some(_)) = (auto_stop, byte_budget) {
+    // The `auto` stop next (when the page does not open on it): what its boxes open to is
+    // then first among the drawings a click reaches after the opening drawing's own, before
+    // a budget cuts the search off (a notebook's page opens on full detail, whose clicks
+    // close frames of the largest drawing).
+    if let Some((step, _)) = held.stops.iter().find(|(step, _)| step.level == auto) {
         search.add(canonical(step.plan.clone()), None);
     }
     let mut stops = Vec::new();
-    for (step, drawn) in held {
+    for (step, drawn) in held.stops {
         let state = search.add(canonical(step.plan.clone()), None);
         stops.push(json!({
             "level": step.level,
@@ -79,7 +76,11 @@ pub(crate) fn explore(
             ready.entry(state).or_insert(drawn);
         }
     }
-    let visited = visit(index, options, &mut search, ready, byte_budget)?;
+    let bytes = byte_budget.map(|limit| Bytes {
+        limit,
+        spent: held.bytes,
+    });
+    let visited = visit(index, options, &mut search, ready, bytes)?;
     let mut explored = Explored {
         drawn: visited.drawn,
         links: visited.links,
@@ -90,25 +91,39 @@ pub(crate) fn explore(
     Ok(explored)
 }
 
-/// Each stop drawn (not laid out) and weighed by its estimated bytes; those kept within
-/// [`holding::STOPS_SHARE`] of `budget` (in the estimate's bytes) are `Some`, with their
-/// drawing when it could be made. The opening drawing is held anyway: a stop that is the
-/// same drawing weighs nothing, and the rest share what it leaves.
-fn weigh_stops(
+/// The schedule's stops a page holds, each with its drawing when it was made already, and
+/// the estimated bytes of the opening drawing and these stops.
+struct Held<'s> {
+    stops: Vec<(&'s Stop, Option<Drawn>)>,
+    bytes: usize,
+}
+
+/// A bounded page's estimated bytes: its limit and what the drawings held so far take.
+#[derive(Clone, Copy)]
+struct Bytes {
+    limit: usize,
+    spent: usize,
+}
+
+/// Each stop drawn (not laid out) and weighed by its estimated bytes, and those kept within
+/// [`holding::STOPS_SHARE`] of `budget` (in the estimate's bytes). The opening drawing
+/// (`first`, of the canonical `first_plan`) is held anyway: a stop that is the same drawing
+/// weighs nothing, and the rest share what it leaves.
+fn weigh_stops<'s>(
     index: &TraceIndex<'_>,
     options: &DrawOptions,
-    schedule: &Schedule,
+    schedule: &'s Schedule,
     auto: f64,
     first: &Drawn,
+    first_plan: &Plan,
     budget: usize,
-) -> Result<Vec<Option<Option<Drawn>>>, DrawError> {
-    let first_plan = canonical(plan_of(index, &first.1));
+) -> Result<Held<'s>, DrawError> {
     let first_bytes = holding::estimated_bytes(layout_cost(&first.0.styled));
     let mut drawings = Vec::with_capacity(schedule.stops.len());
     let mut sizes = Vec::with_capacity(schedule.stops.len());
     for step in &schedule.stops {
         let plan = canonical(step.plan.clone());
-        let same_as_first = plan == first_plan;
+        let same_as_first = plan == *first_plan;
         // Over the layout guard, it is not laid out in the page either: it weighs nothing.
         let drawn = drawn_plan(index, options, plan)?;
         let bytes = match &drawn {
@@ -126,11 +141,17 @@ fn weigh_stops(
     }
     let share = (budget as f64 * holding::STOPS_SHARE) as usize;
     let kept = holding::thinned(&sizes, share.saturating_sub(first_bytes));
-    Ok(drawings
-        .into_iter()
-        .zip(kept)
-        .map(|(drawn, kept)| kept.then_some(drawn))
-        .collect())
+    let mut held = Held {
+        stops: Vec::new(),
+        bytes: first_bytes,
+    };
+    for (((step, drawn), size), kept) in schedule.stops.iter().zip(drawings).zip(&sizes).zip(kept) {
+        if kept {
+            held.stops.push((step, drawn));
+            held.bytes += size.bytes;
+        }
+    }
+    Ok(held)
 }
 
 /// `plan` drawn (not laid out), if it is a forward drawing within the layout guard: one over
@@ -159,19 +180,19 @@ struct Visited {
 
 /// The search's plans visited in its order, each drawn (or taken from `ready`) and what a
 /// click on each of its boxes and frames leads to queued; the drawings reached by clicks
-/// stop at the layout budget, and at `byte_budget` when there is one.
+/// stop at the layout budget, and at the byte limit of `bytes` when there is one (its
+/// `spent` counts the roots already).
 fn visit(
     index: &TraceIndex<'_>,
     options: &DrawOptions,
     search: &mut Search,
     mut ready: HashMap<usize, Drawn>,
-    byte_budget: Option<usize>,
+    mut bytes: Option<Bytes>,
 ) -> Result<Visited, DrawError> {
     let mut drawn: Vec<(Drawing, Option<VisibleGraph>)> = Vec::new();
     let mut links: Vec<Vec<Link>> = Vec::new();
     let roots = search.len();
     let mut spent = 0.0;
-    let mut spent_bytes = 0usize;
     let mut drawn_as: Vec<Option<usize>> = Vec::new();
     while let Some(at) = search.next() {
         if drawn.len() >= search::STATE_LIMIT {
@@ -186,20 +207,21 @@ fn visit(
             continue; // not a forward drawing, or over the layout guard
         };
         if at >= roots {
-            let cost = tl_layout::guard::layout_seconds(&drawing.styled, drawing.layout_engine());
-            if spent + cost > search::LAYOUT_BUDGET {
-                // The plans still queued are reached from drawings as large or larger:
-                // drawing each only to drop it cost GPT-2-48 ten seconds.
+            // The plans still queued are reached from drawings as large or larger: past
+            // either budget, drawing each only to drop it cost GPT-2-48 ten seconds.
+            let cost = layout_cost(&drawing.styled);
+            let seconds = expected_seconds(cost, drawing.layout_engine());
+            if spent + seconds > search::LAYOUT_BUDGET {
                 break;
             }
-            spent += cost;
-        }
-        if let Some(budget) = byte_budget {
-            let bytes = holding::estimated_bytes(layout_cost(&drawing.styled));
-            if at >= roots && spent_bytes + bytes > budget {
-                break; // as for time: what is still queued is as large or larger
+            spent += seconds;
+            if let Some(bytes) = bytes.as_mut() {
+                let more = holding::estimated_bytes(cost);
+                if bytes.spent + more > bytes.limit {
+                    break;
+                }
+                bytes.spent += more;
             }
-            spent_bytes += bytes;
         }
         let moves = (0..visible.nodes.len())
             .map(Move::Open)

@@ -174,10 +174,9 @@ fn write_png(
         png::ColorType::Rgba
     });
     encoder.set_depth(png::BitDepth::Eight);
-    // zlib level 2 (zlib-rs): as fast as level 1 was with miniz_oxide, files 11-15%
-    // smaller (GPT-2 small at full detail 3.8 -> 3.4 MB; zlib-rs's level 1 is 14-21% larger).
-    // Against cairo's writer (zlib's default level), the whole GPT-2 small run took 1.65 s,
-    // with level 1 of miniz_oxide 0.50 s, fdeflate 0.48 s (5.3 MB), level 6 0.87 s.
+    // zlib level 2: level 1 writes files 14-21% larger for hardly less time; against level
+    // 1, level 6 made the whole GPT-2 small run at full detail 1.7 times as long and cairo's
+    // own writer 3.3 times (docs/performance.md, "PNG encoding", "Deflate by zlib-rs").
     encoder.set_deflate_compression(png::DeflateCompression::Level(2));
     // Paeth on every row: within 2% of the adaptive choice's size on the real drawings
     // (DenseNet-121 at full detail: 4.78 MB, adaptive 4.75 MB, Up 4.97 MB, Sub 5.89 MB),

@@ -218,10 +218,9 @@ fn colour_run(
 }
 
 /// zlib-compressed `data`: at level 2 for a drawing of ordinary size, where the time counts
-/// (zlib-rs's level 2 takes what miniz_oxide's level 1 did, for files 14-24% smaller; its
-/// own level 1 writes them 7-16% larger than that did); level 5 past 4 MB, where the file
-/// size counts more (the 100,000-operation drawing: 14.3 MB, where miniz_oxide wrote 14.8 MB
-/// at level 3 and 22 MB at level 1, for about a second of its 11-13).
+/// (level 1 is hardly faster and its files are about a fifth larger); level 5 past 4 MB,
+/// where the file size counts more (the 100,000-operation drawing: 14.3 MB, for about a
+/// second of its 11-13; docs/performance.md, "Deflate by zlib-rs").
 fn deflate(data: &[u8]) -> Vec<u8> {
     let level = if data.len() > 4 << 20 { 5 } else { 2 };
     let mut encoder = flate2::write::ZlibEncoder::new(
