@@ -30,6 +30,7 @@ pub mod suggest;
 pub mod synthetic;
 pub mod union;
 mod validate;
+mod values;
 
 use std::path::Path;
 

@@ -7,6 +7,8 @@
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
+pub use crate::values::{ArgValue, ScalarValue};
+
 /// The value of the `format` field of every trace file.
 pub const TRACE_FORMAT: &str = "tl-trace";
 /// The value of the `format` field of every bundle file.
@@ -253,34 +255,6 @@ pub enum OpKind {
     Buffer,
     /// A tensor-producing operation.
     Op,
-}
-
-/// A scalar value saved for a 0-d output.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum ScalarValue {
-    /// A boolean tensor.
-    Bool(bool),
-    /// Any numeric tensor.
-    Number(f64),
-}
-
-/// A salient argument value: plain JSON scalars and lists of them.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum ArgValue {
-    /// Python `None`.
-    Null,
-    /// A bool.
-    Bool(bool),
-    /// An integer.
-    Int(i64),
-    /// A float.
-    Float(f64),
-    /// A string (dtypes, modes, ...).
-    Text(String),
-    /// A tuple or list; drawn in tuple notation.
-    List(Vec<ArgValue>),
 }
 
 /// Which argument slot of a child an incoming tensor filled.
