@@ -352,6 +352,7 @@ def test_fields_read_ahead_from_the_row_store_are_what_the_ops_say(name: str) ->
     of its parent's store) and a trace with gradients, and the whole export is the same as
     reading attribute by attribute."""
     from tl_export import convert, row_store
+    from tl_export.ops import _CallSites
     from tl_export.real_models import trace_real
 
     builders = {"edited": fixtures._edited_pair, "backward": fixtures._backward(1), "unet_columns": _columnar_unet}
@@ -392,7 +393,7 @@ def test_fields_read_ahead_from_the_row_store_are_what_the_ops_say(name: str) ->
     exported = export_trace(trace)
     assert exported == attribute_by_attribute
     # Call sites are read once a frame: each op's are its own frame's.
-    unshared = convert._CallSites(None)
+    unshared = _CallSites(None)
     for op, record in zip(ops, exported["ops"], strict=True):
         frames = (op.code_context or [])[:1]
         assert record.get("call_sites", []) == [site for site in map(unshared._site, frames) if site is not None]

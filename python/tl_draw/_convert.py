@@ -10,6 +10,7 @@ import os
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from . import _native
 from ._cache import converted
 from ._errors import DrawError
 
@@ -93,11 +94,14 @@ def documents_of(subject: Any, value_stats: bool = True) -> tuple[list[Document]
         return [_json_bytes(export_bundle(subject))], None
     if _is_live_trace(subject):
         from tl_export import export_trace
+        from tl_export.native_ops import export_trace_json
         from tl_export.pictures import PictureError
 
         def convert() -> bytes:
             with _no_collection():
-                return _json_bytes(export_trace(subject, value_stats=value_stats))
+                # The common ops written by the Rust core where the document allows it.
+                written = None if value_stats else export_trace_json(subject, _native.write_ops)
+                return written if written is not None else _json_bytes(export_trace(subject, value_stats=value_stats))
 
         try:
             return [converted(subject, value_stats, convert)], None

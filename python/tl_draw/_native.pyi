@@ -1,7 +1,7 @@
 """Types of the Rust extension module ``tl_draw._native`` (``crates/py``)."""
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,3 +42,9 @@ def keyword_names() -> tuple[list[str], list[str]]: ...
 def check_keywords(names: Sequence[str]) -> None: ...
 def use_fonts(folder: str | os.PathLike[str]) -> None: ...
 def forget_recent_layouts() -> None: ...
+def write_ops(
+    fields: list[dict[str, Any]],
+    children: list[list[str]],
+    sites: dict[int, bytes | None],
+    export_one: Callable[[int], bytes],
+) -> tuple[bytes, int, int]: ...

@@ -7,7 +7,8 @@ from typing import Any
 
 import torch
 
-from .convert import FORMAT_VERSION, _latest_grad, export_trace
+from .convert import FORMAT_VERSION, export_trace
+from .ops import _latest_grad
 from .values import _finite, _float_tensor
 
 METRICS = ("relative_l2", "cosine", "pearson")

@@ -41,7 +41,8 @@ def _arg_value(value: Any) -> Any:
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
-        return value if math.isfinite(value) else str(value)
+        # A float of another type (NumPy's float64) as a plain float: JSON writers take only those.
+        return float(value) if math.isfinite(value) else str(value)
     if isinstance(value, (torch.Size, tuple, list)):
         return [_arg_value(v) for v in value]
     if isinstance(value, torch.dtype):

@@ -34,7 +34,9 @@ mod drawing;
 mod errors;
 mod hooks;
 mod interrupt;
+mod json_writer;
 mod keywords;
+mod ops_json;
 mod source;
 
 pub use drawing::NativeDrawing;
@@ -118,6 +120,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(check_keywords, module)?)?;
     module.add_function(wrap_pyfunction!(use_fonts, module)?)?;
     module.add_function(wrap_pyfunction!(forget_recent_layouts, module)?)?;
+    module.add_function(wrap_pyfunction!(ops_json::write_ops, module)?)?;
     module.add_class::<NativeDrawing>()?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -1,0 +1,103 @@
+"""The document ``export_trace(trace, value_stats=False)`` makes, as JSON bytes, with the
+common ops' records written by the Rust core (``tl_draw._native.write_ops``) from the fields
+``row_store`` read ahead: building each record field by field in Python was a fifth of
+converting a real model (MobileNetV3-Large: 373 ops, about 4-6 ms). An op with anything
+rarer is written by ``ops._export_op``, which the writer calls back; a trace with what only
+the Python converter writes at the document's level is converted by it whole. The Python
+converter is the reference: ``tests/test_export.py`` compares the two on real models."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .convert import OpCounts, _decoded_labels, _document, _export_edits, _model_and_clean
+from .ops import _CallSites, _export_op
+from .pictures import _png_picture
+from .row_store import _Prefetched, _prefetched_ops
+
+_orjson: Any
+try:  # the ops' JSON is spliced into the document as an ``orjson.Fragment``
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - depends on the environment
+    _orjson = None
+
+#: ``write_ops(fields, children, sites, export_one)`` -> the ops' JSON array, and over the
+#: ops it wrote itself the number of kind ``op`` and their output bytes but the model outputs'.
+OpsWriter = Callable[
+    [list[dict[str, Any]], list[list[str]], dict[int, bytes | None], Callable[[int], bytes]],
+    tuple[bytes, int, int],
+]
+
+
+def export_trace_json(trace: Any, write_ops: OpsWriter) -> bytes | None:
+    """The JSON of ``export_trace(trace, value_stats=False)``, the same document once parsed;
+    ``None`` when the trace needs the Python converter whole: an edited fork (its clean
+    trace), arrows into branch tests, an input photo or decoded class names (records of
+    other ops changed after the fact), ops not read ahead (other TorchLens internals), or no
+    orjson."""
+    if _orjson is None or getattr(_orjson, "Fragment", None) is None:
+        return None
+    model, clean = _model_and_clean(trace, None, None)
+    if clean is not None or trace.conditional_branch_edges or _decoded_labels(trace):
+        return None
+    if _png_picture(getattr(trace, "raw_input", None), "input_photo") is not None:
+        return None
+    prefetched = _prefetched_ops(list(trace.ops))
+    if any(type(op) is not _Prefetched for op in prefetched):
+        return None
+    fields = [op.__dict__ for op in prefetched]
+    children = _children(fields)
+    if children is None:
+        return None
+    call_sites = _CallSites(None)
+    sites = _sites(fields, call_sites)
+    delegated: list[dict[str, Any]] = []
+
+    def export_one(index: int) -> bytes:
+        record = _export_op(prefetched[index], None, call_sites, False)
+        if children[index]:
+            record["children"] = children[index]
+        else:
+            del record["children"]
+        delegated.append(record)
+        written: bytes = _orjson.dumps(record)
+        return written
+
+    ops_json, num_ops, output_bytes = write_ops(fields, children, sites, export_one)
+    others = OpCounts.of(delegated)
+    counts = OpCounts(num_ops + others.num_ops, len(fields), output_bytes + others.output_bytes)
+    edits = _export_edits(trace, delegated, False)  # only delegated ops have edits
+    document = _document(trace, _orjson.Fragment(ops_json), counts, model, None, [], edits)
+    written: bytes = _orjson.dumps(document)
+    return written
+
+
+def _children(fields: list[dict[str, Any]]) -> list[list[str]] | None:
+    """Each op's children (the ops naming it a parent, in order), as ``ops._fill_children``
+    finds them; ``None`` where that would fail (a parent not among the ops, a field missing),
+    for the converter to report."""
+    children: list[list[str]] = [[] for _ in fields]
+    try:
+        # By label, the last op of a label taking its children, as ``_fill_children`` does.
+        at = {op["label"]: index for index, op in enumerate(fields)}
+        for op in fields:
+            for parent in op["parents"] or ():
+                children[at[parent if ":" in parent else f"{parent}:1"]].append(op["label"])
+    except (KeyError, TypeError):
+        return None
+    return children
+
+
+def _sites(fields: list[dict[str, Any]], call_sites: _CallSites) -> dict[int, bytes | None]:
+    """The JSON of each op's call site by the ``id()`` of its frame (``None``: no site), as
+    ``_CallSites.of`` reads an op's first frame."""
+    sites: dict[int, bytes | None] = {}
+    for op in fields:
+        frames = op.get("code_context")
+        if frames and isinstance(frames, (list, tuple)):
+            frame = frames[0]
+            if id(frame) not in sites:
+                site = call_sites.site_of(frame)
+                sites[id(frame)] = None if site is None else _orjson.dumps(site)
+    return sites
