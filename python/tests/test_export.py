@@ -344,13 +344,16 @@ def _columnar_unet() -> dict[str, Any]:
     return built
 
 
+@pytest.mark.parametrize("reader", ["python", "rust"])
 @pytest.mark.parametrize("name", ["unet", "unet_columns", "gpt2_6", "edited", "backward"])
-def test_fields_read_ahead_from_the_row_store_are_what_the_ops_say(name: str) -> None:
-    """The converter reads TorchLens's row store column by column: every field it reads
-    ahead is exactly the attribute's value (or, unset, absent), on real architectures (their
-    store by rows, and by columns as for large traces), an edited fork (a copy-on-write view
-    of its parent's store) and a trace with gradients, and the whole export is the same as
-    reading attribute by attribute."""
+def test_fields_read_ahead_from_the_row_store_are_what_the_ops_say(name: str, reader: str) -> None:
+    """The converter reads TorchLens's row store column by column (its cells copied by a
+    Python loop, or by the binding's ``fill_column``): every field it reads ahead is exactly
+    the attribute's value (or, unset, absent), on real architectures (their store by rows,
+    and by columns as for large traces), an edited fork (a copy-on-write view of its
+    parent's store) and a trace with gradients, and the whole export is the same as reading
+    attribute by attribute."""
+    from tl_draw import _native
     from tl_export import convert, row_store
     from tl_export.ops import _CallSites
     from tl_export.real_models import trace_real
@@ -362,7 +365,7 @@ def test_fields_read_ahead_from_the_row_store_are_what_the_ops_say(name: str) ->
     # overlay, in a store by columns), where the read-ahead must find the same ones.
     shared = ("func_config", "parents", "code_context")
     read_before = {at: [getattr(op, field) for field in shared] for at, op in enumerate(ops) if at % 2}
-    fast = row_store._prefetched_ops(ops)
+    fast = row_store._prefetched_ops(ops, _native.fill_column if reader == "rust" else None)
     for at, values in read_before.items():
         assert [fast[at].__dict__[field] for field in shared] == values
         assert all(fast[at].__dict__[field] is value for field, value in zip(shared, values, strict=True))
@@ -385,7 +388,7 @@ def test_fields_read_ahead_from_the_row_store_are_what_the_ops_say(name: str) ->
     # The parameters as the accessor yields them, the ops attribute by attribute.
     originals = convert._prefetched_ops, convert.stored_params  # type: ignore[attr-defined]
     try:
-        convert._prefetched_ops = lambda ops: list(ops)  # type: ignore[attr-defined]
+        convert._prefetched_ops = lambda ops, fill_column=None: list(ops)  # type: ignore[attr-defined]
         convert.stored_params = lambda trace: list(trace.params)  # type: ignore[attr-defined]
         attribute_by_attribute = export_trace(trace)
     finally:

@@ -51,7 +51,7 @@ def test_the_document_is_the_one_the_python_converter_writes(
         return _export_op(op, *rest)
 
     monkeypatch.setattr(native_ops, "_export_op", counted)
-    written = native_ops.export_trace_json(trace, _native.write_ops)
+    written = native_ops.export_trace_json(trace, _native.write_ops, _native.fill_column)
     monkeypatch.undo()
     assert written is not None
     document = json.loads(written)
@@ -67,7 +67,7 @@ def test_a_trace_with_what_only_the_converter_writes_is_converted_whole_by_it(na
         "branch_true": {f.name: f for f in fixtures.FIXTURES}["branch_true"].build,
         "photo": {f.name: f for f in fixtures.FIXTURES}["photo"].build,
     }
-    assert native_ops.export_trace_json(builders[name]()["trace"], _native.write_ops) is None
+    assert native_ops.export_trace_json(builders[name]()["trace"], _native.write_ops, _native.fill_column) is None
 
 
 def _frame(file: str, line: int, function: str) -> SimpleNamespace:

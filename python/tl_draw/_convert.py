@@ -100,7 +100,7 @@ def documents_of(subject: Any, value_stats: bool = True) -> tuple[list[Document]
         def convert() -> bytes:
             with _no_collection():
                 # The common ops written by the Rust core where the document allows it.
-                written = None if value_stats else export_trace_json(subject, _native.write_ops)
+                written = None if value_stats else export_trace_json(subject, _native.write_ops, _native.fill_column)
                 return written if written is not None else _json_bytes(export_trace(subject, value_stats=value_stats))
 
         try:

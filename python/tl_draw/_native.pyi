@@ -48,3 +48,14 @@ def write_ops(
     sites: dict[int, bytes | None],
     export_one: Callable[[int], bytes],
 ) -> tuple[bytes, int, int]: ...
+def fill_column(
+    records: list[dict[str, Any]],
+    rows: list[int],
+    cells: list[Any],
+    name: str,
+    missing: object,
+    marked_class: type | None,
+    marked_value: object | None,
+    resolve: Callable[[int, Any], Any],
+    fid: int | None = None,
+) -> None: ...

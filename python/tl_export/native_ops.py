@@ -30,12 +30,13 @@ OpsWriter = Callable[
 ]
 
 
-def export_trace_json(trace: Any, write_ops: OpsWriter) -> bytes | None:
+def export_trace_json(trace: Any, write_ops: OpsWriter, fill_column: Any = None) -> bytes | None:
     """The JSON of ``export_trace(trace, value_stats=False)``, the same document once parsed;
     ``None`` when the trace needs the Python converter whole: an edited fork (its clean
     trace), arrows into branch tests, an input photo or decoded class names (records of
     other ops changed after the fact), ops not read ahead (other TorchLens internals), or no
-    orjson."""
+    orjson. ``fill_column`` (``tl_draw._native.fill_column``) reads the row store ahead in
+    Rust (``row_store._prefetched_ops``)."""
     if _orjson is None or getattr(_orjson, "Fragment", None) is None:
         return None
     model, clean = _model_and_clean(trace, None, None)
@@ -43,7 +44,7 @@ def export_trace_json(trace: Any, write_ops: OpsWriter) -> bytes | None:
         return None
     if _png_picture(getattr(trace, "raw_input", None), "input_photo") is not None:
         return None
-    prefetched = _prefetched_ops(list(trace.ops))
+    prefetched = _prefetched_ops(list(trace.ops), fill_column)
     if any(type(op) is not _Prefetched for op in prefetched):
         return None
     fields = [op.__dict__ for op in prefetched]

@@ -129,14 +129,15 @@ def _with_properties(fields: dict[str, Any], properties: list[str]) -> dict[str,
     return fields
 
 
-def _prefetched_ops(ops: Sequence[Any]) -> list[Any]:
+def _prefetched_ops(ops: Sequence[Any], fill_column: Any = None) -> list[Any]:
     """``ops`` with their stored fields read ahead from TorchLens's row store: a read through
     ``Op.__getattribute__``, the field descriptor and the store costs about 2 us, and a
     GPT-2 small trace takes 25,000 of them (a third of its conversion). A store by columns
     (TorchLens's for 512 ops or more) is read a column at a time, one by rows a row's list
     at a time. Reads exactly what the descriptor returns (an unset cell stays unset: the op
     raises as before, a hydrated value is kept in the row as the descriptor keeps it); with
-    other internals, the ops as they are.
+    other internals, the ops as they are. ``fill_column`` (``tl_draw._native.fill_column``)
+    copies a column's cells into the ops' fields in Rust, as the Python loop does.
     ``tests/test_export.py`` checks every field of real traces against a plain read."""
     if not ops:
         return list(ops)
@@ -156,7 +157,7 @@ def _prefetched_ops(ops: Sequence[Any]) -> list[Any]:
     except (ImportError, AttributeError, KeyError):
         return list(ops)
     try:
-        fields = _read_ahead(ops, op_type, columns, core_of, row_of, sentinels, materialize, OpRowStore)
+        fields = _read_ahead(ops, op_type, columns, core_of, row_of, sentinels, materialize, OpRowStore, fill_column)
     except (AttributeError, IndexError, KeyError, TypeError):
         return list(ops)  # a store of another shape: read attribute by attribute
     properties = _properties(op_type, kinds)
@@ -191,6 +192,7 @@ def _read_ahead(
     sentinels: _Sentinels,
     materialize: Any,
     frozen_type: Any,
+    fill_column: Any = None,
 ) -> list[dict[str, Any]]:
     """Per op, its cells of ``columns`` (field name, column id, kind) that are set."""
     fields: list[dict[str, Any]] = [{} for _ in ops]
@@ -210,13 +212,23 @@ def _read_ahead(
         table = store._rows if own_reads else None
         frozen = type(store) is frozen_type and table is None and store._columns is not None
         cells_of = _frozen_cells(store, rows, [fid for _, fid, _ in columns], missing) if frozen else None
+        # A row-major store handed over a row per op, each column read from them in Rust.
+        row_lists = [table[row] for row in rows] if fill_column is not None and table is not None else None
         for name, fid, kind in columns:
-            if cells_of is not None:
-                cells = cells_of(fid)
+            if row_lists is not None:
+                cells, cell_at = row_lists, fid
+            elif cells_of is not None:
+                cells, cell_at = cells_of(fid), None
             elif table is not None:  # a row-major store: each row's cells in a list
-                cells = [table[row][fid] for row in rows]
+                cells, cell_at = [table[row][fid] for row in rows], None
             else:
-                cells = [store.cell_get(row, fid) for row in rows]
+                cells, cell_at = [store.cell_get(row, fid) for row in rows], None
+            if fill_column is not None:
+                marked_class = pooled if kind == "plain" else None
+                marked_value = fact if kind == "fact" else csr if kind == "dataflow" else None
+                resolve = _resolver(kind, store, fid, name, materialize)
+                fill_column(records, rows, cells, name, missing, marked_class, marked_value, resolve, cell_at)
+                continue
             for record, row, value in zip(records, rows, cells, strict=True):
                 if value is missing:
                     continue
@@ -234,6 +246,23 @@ def _read_ahead(
                     store.cell_set(row, fid, value)
                 record[name] = value
     return fields
+
+
+def _resolver(kind: _Kind, store: Any, fid: int, name: str, materialize: Any) -> Any:
+    """``resolve(row, marker)``: a marked cell made its value and kept in the store, as the
+    field's descriptor does (and as ``_read_ahead``'s loop does)."""
+
+    def resolve(row: int, marker: Any) -> Any:
+        if kind == "plain":
+            value = marker.hydrate()
+        elif kind == "fact":
+            value = store.fact_blocks.hydrate(row, name)
+        else:
+            value = materialize(store, row, name)
+        store.cell_set(row, fid, value)
+        return value
+
+    return resolve
 
 
 def _frozen_cells(store: Any, rows: list[int], fids: list[int], missing: Any) -> Any:

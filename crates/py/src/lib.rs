@@ -37,6 +37,7 @@ mod interrupt;
 mod json_writer;
 mod keywords;
 mod ops_json;
+mod read_ahead;
 mod source;
 
 pub use drawing::NativeDrawing;
@@ -121,6 +122,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(use_fonts, module)?)?;
     module.add_function(wrap_pyfunction!(forget_recent_layouts, module)?)?;
     module.add_function(wrap_pyfunction!(ops_json::write_ops, module)?)?;
+    module.add_function(wrap_pyfunction!(read_ahead::fill_column, module)?)?;
     module.add_class::<NativeDrawing>()?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
