@@ -225,3 +225,13 @@ def test_an_op_the_converter_refuses_is_refused_with_its_error(changes: dict[str
     fields = {name: value for name, value in _fields(**changes).items() if value is not _MISSING}
     with pytest.raises(error):
         _both(fields, [])
+
+
+def test_the_summary_counts_are_exact_past_64_bits() -> None:
+    """Two outputs of 2**62 bytes each: the writer's sum is Python's, not wrapped."""
+    fields = [
+        _fields(label=f"conv2d_1_{step}:1", layer_label=f"conv2d_1_{step}", activation_memory=2**62) for step in (3, 4)
+    ]
+    sites = {id(_FRAME): _dumped(_CallSites(None).site_of(_FRAME))}
+    _written, num_ops, output_bytes = _native.write_ops(fields, [[], []], sites, lambda index: b"")
+    assert (num_ops, output_bytes) == (2, 2**63)

@@ -6,8 +6,8 @@
 //! without value summaries or a clean trace; an op with anything rarer (a 0-d output, a
 //! branch test or arm, the user's annotations or a picture, edits, a gradient, a field
 //! missing or of a type not listed below) is left to that function, which the writer calls
-//! back for it. The Python converter stays the reference: `tests/test_export.py`
-//! compares the two documents on real models.
+//! back for it. The Python converter stays the reference: `tests/test_native_ops.py`
+//! compares the two documents on real models, and the two records op by op.
 
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -32,7 +32,7 @@ type Written<T = ()> = Result<T, Delegated>;
 
 /// What `write_ops` hands back: the JSON array of every op, and over the ops it wrote
 /// itself how many are of kind `op` and the bytes of every output but the model's outputs.
-type OpsWritten = (Py<PyBytes>, usize, i64);
+type OpsWritten = (Py<PyBytes>, usize, i128);
 
 /// Writes the JSON array of the ops whose read-ahead fields are `fields` (one dict per op,
 /// in order), with `children[i]` the labels of the ops reading op `i`, `sites` the JSON of
@@ -50,7 +50,8 @@ pub fn write_ops(
     let py = fields.py();
     let mut out = Vec::with_capacity(fields.len() * 600);
     let mut dtypes = DtypeNames::default();
-    let (mut num_ops, mut output_bytes) = (0usize, 0i64);
+    // Summed as Python sums them: exactly (128 bits hold any number of 64-bit sizes).
+    let (mut num_ops, mut output_bytes) = (0usize, 0i128);
     out.push(b'[');
     for (index, op) in fields.iter().enumerate() {
         if index > 0 {
@@ -66,7 +67,7 @@ pub fn write_ops(
             Ok(facts) => {
                 num_ops += usize::from(facts.kind == "op");
                 if facts.kind != "output" {
-                    output_bytes += facts.bytes;
+                    output_bytes += i128::from(facts.bytes);
                 }
             }
             Err(Delegated) => {
