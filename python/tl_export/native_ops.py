@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .convert import OpCounts, _decoded_labels, _document, _export_edits, _model_and_clean
-from .ops import _CallSites, _export_op
+from .ops import _CallSites, _export_op, children_of
 from .pictures import _png_picture
 from .row_store import _Prefetched, _prefetched_ops
 
@@ -75,19 +75,12 @@ def export_trace_json(trace: Any, write_ops: OpsWriter, fill_column: Any = None)
 
 
 def _children(fields: list[dict[str, Any]]) -> list[list[str]] | None:
-    """Each op's children (the ops naming it a parent, in order), as ``ops._fill_children``
-    finds them; ``None`` where that would fail (a parent not among the ops, a field missing),
-    for the converter to report."""
-    children: list[list[str]] = [[] for _ in fields]
+    """Each op's children, as ``ops._fill_children`` finds them; ``None`` where that would
+    fail (a parent not among the ops, a field missing), for the converter to report."""
     try:
-        # By label, the last op of a label taking its children, as ``_fill_children`` does.
-        at = {op["label"]: index for index, op in enumerate(fields)}
-        for op in fields:
-            for parent in op["parents"] or ():
-                children[at[parent if ":" in parent else f"{parent}:1"]].append(op["label"])
+        return children_of([op["label"] for op in fields], [op["parents"] or () for op in fields])
     except (KeyError, TypeError):
         return None
-    return children
 
 
 def _sites(fields: list[dict[str, Any]], call_sites: _CallSites) -> dict[int, bytes | None]:

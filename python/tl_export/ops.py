@@ -320,10 +320,21 @@ def _add_edits(record: dict[str, Any], op: Any, out: torch.Tensor | None, clean:
 
 def _fill_children(ops: list[dict[str, Any]]) -> None:
     """Children are the inverse of parents, in execution order; empty lists are dropped."""
-    by_label = {op["label"]: op for op in ops}
-    for op in ops:
-        for parent in op.get("parents", []):
-            by_label[parent]["children"].append(op["label"])
-    for op in ops:
-        if not op["children"]:
+    children = children_of([op["label"] for op in ops], [op.get("parents", ()) for op in ops])
+    for op, op_children in zip(ops, children, strict=True):
+        if op_children:
+            op["children"] = op_children
+        else:
             del op["children"]
+
+
+def children_of(labels: list[str], parents: list[Any]) -> list[list[str]]:
+    """Each op's children: the ops naming its label (qualified as ``_label`` does) among their
+    parents, in order; an op whose label another shares takes the children (the last one).
+    Raises ``KeyError`` for a parent that is no op's label."""
+    children: list[list[str]] = [[] for _ in labels]
+    at = {label: index for index, label in enumerate(labels)}
+    for label, op_parents in zip(labels, parents, strict=True):
+        for parent in op_parents:
+            children[at[parent if ":" in parent else f"{parent}:1"]].append(label)
+    return children

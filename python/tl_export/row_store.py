@@ -137,7 +137,7 @@ def _prefetched_ops(ops: Sequence[Any], fill_column: Any = None) -> list[Any]:
     at a time. Reads exactly what the descriptor returns (an unset cell stays unset: the op
     raises as before, a hydrated value is kept in the row as the descriptor keeps it); with
     other internals, the ops as they are. ``fill_column`` (``tl_draw._native.fill_column``)
-    copies a column's cells into the ops' fields in Rust, as the Python loop does.
+    copies a column's cells into the ops' fields in Rust, as ``_fill_column`` does.
     ``tests/test_export.py`` checks every field of real traces against a plain read."""
     if not ops:
         return list(ops)
@@ -199,7 +199,6 @@ def _read_ahead(
     missing, pooled, fact, csr = sentinels.missing, sentinels.pooled, sentinels.fact, sentinels.csr
     # Ops of one store, read together (a trace has one; an op of another type is read as is).
     by_store: dict[int, tuple[Any, list[tuple[int, int]]]] = {}
-    value: Any
     for at, op in enumerate(ops):
         if type(op) is op_type:
             store = core_of(op)
@@ -212,45 +211,50 @@ def _read_ahead(
         table = store._rows if own_reads else None
         frozen = type(store) is frozen_type and table is None and store._columns is not None
         cells_of = _frozen_cells(store, rows, [fid for _, fid, _ in columns], missing) if frozen else None
-        # A row-major store handed over a row per op, each column read from them in Rust.
-        row_lists = [table[row] for row in rows] if fill_column is not None and table is not None else None
+        # A row-major store handed over a row per op (each row's cells in a list).
+        row_lists = [table[row] for row in rows] if table is not None else None
+        fill = fill_column or _fill_column
         for name, fid, kind in columns:
             if row_lists is not None:
                 cells, cell_at = row_lists, fid
             elif cells_of is not None:
                 cells, cell_at = cells_of(fid), None
-            elif table is not None:  # a row-major store: each row's cells in a list
-                cells, cell_at = [table[row][fid] for row in rows], None
             else:
                 cells, cell_at = [store.cell_get(row, fid) for row in rows], None
-            if fill_column is not None:
-                marked_class = pooled if kind == "plain" else None
-                marked_value = fact if kind == "fact" else csr if kind == "dataflow" else None
-                resolve = _resolver(kind, store, fid, name, materialize)
-                fill_column(records, rows, cells, name, missing, marked_class, marked_value, resolve, cell_at)
-                continue
-            for record, row, value in zip(records, rows, cells, strict=True):
-                if value is missing:
-                    continue
-                # As the field's descriptor does: a marked cell becomes its value, kept in the row.
-                if kind == "plain":
-                    if value.__class__ is pooled:
-                        value = value.hydrate()
-                        store.cell_set(row, fid, value)
-                elif kind == "fact":
-                    if value is fact:
-                        value = store.fact_blocks.hydrate(row, name)
-                        store.cell_set(row, fid, value)
-                elif value is csr:
-                    value = materialize(store, row, name)
-                    store.cell_set(row, fid, value)
-                record[name] = value
+            # As the field's descriptor does: a marked cell becomes its value, kept in the row.
+            marked_class = pooled if kind == "plain" else None
+            marked_value = fact if kind == "fact" else csr if kind == "dataflow" else None
+            resolve = _resolver(kind, store, fid, name, materialize)
+            fill(records, rows, cells, name, missing, marked_class, marked_value, resolve, cell_at)
     return fields
+
+
+def _fill_column(
+    records: list[dict[str, Any]],
+    rows: list[int],
+    cells: list[Any],
+    name: str,
+    missing: Any,
+    marked_class: Any,
+    marked_value: Any,
+    resolve: Any,
+    fid: int | None = None,
+) -> None:
+    """``tl_draw._native.fill_column`` in Python, for ``tl_export`` on its own: each op's
+    cell (``cells[i]``, or ``cells[i][fid]`` of a row) set in its fields unless ``missing``,
+    a marker (of ``marked_class``, or ``marked_value`` itself) made its value by ``resolve``."""
+    for record, row, cell in zip(records, rows, cells, strict=True):
+        value = cell if fid is None else cell[fid]
+        if value is missing:
+            continue
+        if value.__class__ is marked_class or (marked_value is not None and value is marked_value):
+            value = resolve(row, value)
+        record[name] = value
 
 
 def _resolver(kind: _Kind, store: Any, fid: int, name: str, materialize: Any) -> Any:
     """``resolve(row, marker)``: a marked cell made its value and kept in the store, as the
-    field's descriptor does (and as ``_read_ahead``'s loop does)."""
+    field's descriptor does."""
 
     def resolve(row: int, marker: Any) -> Any:
         if kind == "plain":
