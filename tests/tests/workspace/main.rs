@@ -24,3 +24,4 @@ mod render;
 mod svg_streamed;
 mod tidy;
 mod views;
+mod xdot_ops;

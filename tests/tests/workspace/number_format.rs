@@ -1,6 +1,7 @@
 //! The vendored writers' number formatting (`vendor/graphviz-pure-render`, tl-draw's patch):
 //! its fast paths write what graphviz-pure-core's exact formatters write, digit for digit,
-//! so that the drawings' SVG, JSON and xdot text is the text graphviz-pure writes.
+//! so that the drawings' SVG, JSON and xdot text is the text graphviz-pure writes, and the
+//! numbers the writers push straight into their text are the ones its trimmed strings hold.
 
 use graphviz_pure_render::emit::num as number;
 
@@ -87,5 +88,23 @@ fn fixed_and_g_write_what_the_exact_formatters_write() {
                 "{v:e} at {prec}"
             );
         }
+    }
+}
+
+#[test]
+fn pushed_numbers_are_the_trimmed_ones() {
+    // The writers push coordinates straight into their text; the text is the trimmed
+    // `%.2f` the string functions give, `-0` and ties included.
+    let mut more = awkward_numbers();
+    more.extend([
+        0.004, -0.004, 0.005, -0.005, 0.0049999, -0.001, 0.05, 0.5, 1.1, 10.1,
+    ]);
+    for v in more {
+        let mut text = String::from("x");
+        number::push_xdot_num(&mut text, v);
+        assert_eq!(text[1..], number::xdot_num(v), "{v:e}");
+        text.truncate(1);
+        number::push_gvdouble(&mut text, v);
+        assert_eq!(text[1..], number::gvdouble(v), "{v:e}");
     }
 }

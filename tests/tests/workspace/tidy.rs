@@ -91,13 +91,14 @@ fn dependency_licences_are_on_the_allow_list() {
     );
 }
 
-/// The DOT parser, the node geometry, the layout and the writers are built from `vendor/`
-/// (`vendor/README.md`): without the parser's patch, large drawings parse in quadratic
-/// time, and nothing else would fail.
+/// The core, the DOT parser, the node geometry, the layout and the writers are built from
+/// `vendor/` (`vendor/README.md`): without the parser's patch, large drawings parse in
+/// quadratic time, and nothing else would fail.
 #[test]
 fn the_vendored_crates_are_the_ones_built() {
     let metadata = metadata();
     for name in [
+        "graphviz-pure-core",
         "graphviz-pure-parser",
         "graphviz-pure-geom",
         "graphviz-pure-layout",

@@ -6,7 +6,7 @@ use crate::emit::job::{
     GvColor, Job, LoadImage, ObjKind, PENWIDTH_NORMAL, Pen, RGRADIENT,
 };
 use crate::emit::model::TextSpan;
-use crate::emit::num::{fmt_f6, fmt_g, gvdouble};
+use crate::emit::num::{fmt_f6, fmt_g, push_gvdouble};
 use graphviz_pure_core::math;
 use graphviz_pure_core::usershape::UserShape;
 use graphviz_pure_core::{BoundingBox, Point};
@@ -368,7 +368,7 @@ impl<'s> SvgEngine<'s> {
     }
 
     fn dbl(&mut self, v: f64) {
-        self.out.push_str(&gvdouble(v));
+        push_gvdouble(&mut self.out, v);
     }
 
     fn print_id_class(&mut self, id: &str, kind: &str, class: Option<&str>) {

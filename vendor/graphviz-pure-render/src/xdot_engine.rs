@@ -7,7 +7,7 @@ use crate::emit::job::{
     GVRENDER_DOES_TOOLTIPS, GVRENDER_DOES_TRANSFORM, Job, LoadImage, ObjKind, RGRADIENT,
 };
 use crate::emit::model::TextSpan;
-use crate::emit::num::{trim_zeros, xdot_num};
+use crate::emit::num::{push_xdot_num, trim_zeros, xdot_num};
 use graphviz_pure_core::math;
 use graphviz_pure_core::usershape::UserShape;
 use graphviz_pure_core::{BoundingBox, Point};
@@ -120,9 +120,9 @@ impl XdotEngine {
 
     /// `xdot_point`: `y` through `yDir` with the offset `attach_attrs_and_arrows` returned.
     fn point(buf: &mut String, p: Point, y_off: f64) {
-        buf.push_str(&xdot_num(p.x));
+        push_xdot_num(buf, p.x);
         buf.push(' ');
-        buf.push_str(&xdot_num(crate::emit::y_dir(p.y, y_off)));
+        push_xdot_num(buf, crate::emit::y_dir(p.y, y_off));
         buf.push(' ');
     }
 

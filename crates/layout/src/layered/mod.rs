@@ -42,8 +42,10 @@ pub(crate) fn lay_out(
     formats: &[TextFormat],
     writer: Writer,
 ) -> Result<Vec<Written>, LayoutError> {
-    let svg_only = formats == [TextFormat::Svg];
-    placed(Cow::Borrowed(dot), writer, svg_only, |graph, measured| {
+    let drawn_only = formats
+        .iter()
+        .all(|&format| matches!(format, TextFormat::Svg | TextFormat::Painting));
+    placed(Cow::Borrowed(dot), writer, drawn_only, |graph, measured| {
         crate::engine::write_formats(graph, formats, measured).map_err(|e| e.to_string())
     })
 }
@@ -61,12 +63,13 @@ pub(crate) fn svg_into(dot: Cow<'_, str>, chunks: &mut dyn FnMut(&str)) -> Resul
 /// Parses, sizes and places `dot` (an owned one is let go once parsed), has `writer` write
 /// the positions on the graph, and gives `write` the laid-out graph, with the node
 /// geometries when the writers can take them (graphviz-pure's keep-positions path sizes the
-/// nodes again, so its writers measure again). `svg_only`: only SVG will be written, which
-/// needs no position attributes when `keep_positions` writes the results.
+/// nodes again, so its writers measure again). `drawn_only`: only SVG or the painting will be
+/// written, which read no position attributes when `keep_positions` writes the results
+/// (the text formats print them).
 fn placed<T>(
     dot: Cow<'_, str>,
     writer: Writer,
-    svg_only: bool,
+    drawn_only: bool,
     write: impl FnOnce(&Graph, Option<Measured>) -> Result<T, String>,
 ) -> Result<T, LayoutError> {
     let (result, _diagnostics) = graphviz_pure_core::diag::capture(|| {
@@ -75,7 +78,7 @@ fn placed<T>(
         let measured = sizing::size_nodes(&mut graph)?;
         let placement = place(&mut graph, &measured)?;
         let own = writer == Writer::Own && keep_positions::applies(&graph, &placement);
-        if !(own && svg_only) {
+        if !(own && drawn_only) {
             write_position_attributes(&mut graph, &placement);
         }
         let measured = if own {
@@ -188,8 +191,9 @@ fn place(graph: &mut Graph, measured: &Measured) -> Result<Placement, String> {
 
 /// Writes the nodes' and arrows' positions as Graphviz's attributes (`pos`, and `lp`, `xlp`,
 /// `head_lp`, `tail_lp` of each placed label), which graphviz-pure's keep-positions path
-/// reads and the text formats print; an SVG written from [`keep_positions::write`]'s results
-/// reads none of them, so a large drawing's SVG does without these 230,000 strings.
+/// reads and the text formats print; an SVG or a painting (PDF, PNG) written from
+/// [`keep_positions::write`]'s results reads none of them, so those do without these
+/// strings (230,000 of them in a large drawing; 5% of DenseNet-121's PDF).
 fn write_position_attributes(graph: &mut Graph, placement: &Placement) {
     for (node, p) in graph.nodes.iter_mut().zip(&placement.nodes) {
         node.attrs

@@ -93,7 +93,7 @@ fn push_decimal(text: &mut String, mut n: u64, width: usize) {
 }
 
 /// `gvprintdouble`: `%.02f` with trailing zeros removed; values within 0.005 of zero print `0`.
-pub(crate) fn gvdouble(num: f64) -> String {
+pub fn gvdouble(num: f64) -> String {
     if num > -0.005 && num < 0.005 {
         return "0".to_string();
     }
@@ -101,8 +101,52 @@ pub(crate) fn gvdouble(num: f64) -> String {
 }
 
 /// `%.02f` then `agxbuf_trim_zeros` (xdot numbers; `-0` is possible).
-pub(crate) fn xdot_num(v: f64) -> String {
+pub fn xdot_num(v: f64) -> String {
     trim_zeros(c_fixed(v, 2))
+}
+
+/// [`gvdouble`] written at the end of `out`.
+///
+/// tl-draw's patch: the writers push their coordinates with this and [`push_xdot_num`]
+/// rather than through a string of the number's own (and its trimmed copy), a few percent of
+/// writing a drawing's SVG or its painter's operations; the same text.
+pub fn push_gvdouble(out: &mut String, num: f64) {
+    if num > -0.005 && num < 0.005 {
+        out.push('0');
+    } else {
+        push_xdot_num(out, num);
+    }
+}
+
+/// [`xdot_num`] written at the end of `out` (see [`push_gvdouble`]).
+pub fn push_xdot_num(out: &mut String, v: f64) {
+    // `fast_fixed(v, 2)`'s test of when its integer gives the exact text.
+    let product = v.abs() * 100.0;
+    let whole = product.floor();
+    let fraction = product - whole;
+    if !product.is_finite() || product >= 1e9 || (fraction - 0.5).abs() < 1e-6 {
+        out.push_str(&xdot_num(v));
+        return;
+    }
+    let rounded = whole as u64 + u64::from(fraction > 0.5);
+    // `0.00` and `-0.00` trim to `0`.
+    if rounded == 0 {
+        out.push('0');
+        return;
+    }
+    if v.is_sign_negative() {
+        out.push('-');
+    }
+    push_decimal(out, rounded / 100, 1);
+    let hundredths = rounded % 100;
+    if hundredths != 0 {
+        out.push('.');
+        if hundredths % 10 == 0 {
+            push_decimal(out, hundredths / 10, 1);
+        } else {
+            push_decimal(out, hundredths, 2);
+        }
+    }
 }
 
 /// `gvprintnum`: `%.03f`, trailing zeros and a leading `0` removed.
