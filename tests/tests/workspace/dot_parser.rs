@@ -74,3 +74,42 @@ fn subgraphs_opened_again_and_members_met_again_are_kept_once() {
         ]
     );
 }
+
+/// The message `dot` gives for `source`, which cannot be parsed.
+fn refusal(source: &str) -> String {
+    match graphviz_pure::parse_dot(source) {
+        Ok(_) => panic!("{source:.60} parsed"),
+        Err(error) => error.to_string(),
+    }
+}
+
+/// The parser moves each read token's value (a label) out rather than copying it, and an
+/// atom takes the shifted token's value: the errors that quote the token last read are the
+/// published parser's (the expected messages are its own: checked by building this test
+/// without the `[patch.crates-io]` line).
+#[test]
+fn refusals_quote_the_token_the_published_parser_quotes() {
+    let nested =
+        |statement: &str| format!("digraph {{ {} }}", format!("{statement} {{ ").repeat(3000));
+    let cases = [
+        (
+            "digraph { a [label=<<B>x</B>>] = }".to_owned(),
+            "syntax error in line 1 near '='",
+        ),
+        (
+            r#"digraph { "a b" -> "c" -> ; }"#.to_owned(),
+            "syntax error in line 1 near ';'",
+        ),
+        (nested("a"), "memory exhausted in line 1 near 'a'"),
+        (nested(r#""a b""#), "memory exhausted in line 1 near '\"'"),
+        (nested("<<B>a</B>>"), "memory exhausted in line 1 near '>'"),
+        (nested("a -> b"), "memory exhausted in line 1 near '{'"),
+    ];
+    for (source, expected) in cases {
+        let message = refusal(&source);
+        assert!(
+            message.contains(expected),
+            "{source:.60}: {message:?} does not hold {expected:?}"
+        );
+    }
+}

@@ -213,10 +213,31 @@ impl<'a> Parser<'a> {
     }
 
     fn advance(&mut self) -> Token {
-        let tok = self.peek().clone();
-        if tok.kind != TokenKind::Eof {
+        self.peek();
+        let at = self.pos.min(self.tokens.len() - 1);
+        let read = &mut self.tokens[at];
+        let tok = if read.kind == TokenKind::Eof {
+            read.clone()
+        } else {
             self.pos += 1;
-        }
+            // tl-draw's patch: the token's value (a quoted or HTML string: a whole label) is
+            // moved out rather than copied. Behind the lookahead now, the token is read again
+            // only as the last token scanned when the stack is exhausted, for its line and
+            // text (`parse_error`), which stay.
+            let kind = match &mut read.kind {
+                TokenKind::Ident(value) => TokenKind::Ident(std::mem::take(value)),
+                TokenKind::Quoted(value) => TokenKind::Quoted(std::mem::take(value)),
+                TokenKind::Html(value) => TokenKind::Html(std::mem::take(value)),
+                kind => kind.clone(),
+            };
+            Token {
+                kind,
+                text: read.text.clone(),
+                file: read.file.clone(),
+                state: read.state.clone(),
+                ..*read
+            }
+        };
         // Nothing reads a token behind the lookahead: the read ones are dropped in batches
         // (tl-draw's patch: keeping every token of a large graph cost hundreds of MB).
         if self.pos >= TOKENS_KEPT {
@@ -279,19 +300,28 @@ impl<'a> Parser<'a> {
     /// (matched case-insensitively), not `T_atom`, so an unquoted keyword is a syntax error
     /// wherever an atom is expected (issue #29).
     fn atom(&mut self) -> Result<Atom> {
-        let tok = self.peek().clone();
-        let mut atom = match tok.kind {
-            TokenKind::Ident(text) => {
-                self.shift()?;
-                self.reduce(1)?;
-                return Ok(Atom { text, html: false });
-            }
-            TokenKind::Quoted(text) => Atom { text, html: false },
-            TokenKind::Html(text) => Atom { text, html: true },
-            _ => return Err(syntax_error(&tok)),
+        let lookahead = self.peek();
+        if !Self::is_atom_token(&lookahead.kind) {
+            return Err(syntax_error(lookahead));
+        }
+        // tl-draw's patch: the atom takes the shifted token's value instead of a copy of the
+        // lookahead's (the same shift and reduction as before, in the same order).
+        let (mut atom, ident) = match self.shift()?.kind {
+            TokenKind::Ident(text) => (Atom { text, html: false }, true),
+            TokenKind::Quoted(text) => (Atom { text, html: false }, false),
+            TokenKind::Html(text) => (Atom { text, html: true }, false),
+            _ => (
+                Atom {
+                    text: String::new(),
+                    html: false,
+                },
+                false,
+            ),
         };
-        self.shift()?;
         self.reduce(1)?;
+        if ident {
+            return Ok(atom);
+        }
         while self.peek().kind == TokenKind::Plus {
             self.shift()?;
             let next = self.peek().clone();
