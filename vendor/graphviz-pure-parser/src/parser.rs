@@ -220,8 +220,8 @@ impl<'a> Parser<'a> {
             read.clone()
         } else {
             self.pos += 1;
-            // tl-draw's patch: the token's value (a quoted or HTML string: a whole label) is
-            // moved out rather than copied. Behind the lookahead now, the token is read again
+            // tl-draw's patch: the token's value (an identifier, or a quoted or HTML string: a
+            // whole label) is moved out rather than copied. Behind the lookahead now, the token is read again
             // only as the last token scanned when the stack is exhausted, for its line and
             // text (`parse_error`), which stay.
             let kind = match &mut read.kind {
@@ -310,6 +310,7 @@ impl<'a> Parser<'a> {
             TokenKind::Ident(text) => (Atom { text, html: false }, true),
             TokenKind::Quoted(text) => (Atom { text, html: false }, false),
             TokenKind::Html(text) => (Atom { text, html: true }, false),
+            // Not reached: the token shifted is the lookahead, an atom.
             _ => (
                 Atom {
                     text: String::new(),
