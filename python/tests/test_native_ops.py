@@ -38,6 +38,14 @@ def _traced(name: str) -> Any:
         ("unet", True),
         ("mobilenet_v3_large", True),  # buffer versions, TorchLens's own annotations
         ("lstm_gru", True),
+        # Arrows into the routing's branch tests, which with their arms' ops are read by the
+        # converter; its routing turns tensors into Python numbers, as TorchLens reports.
+        pytest.param(
+            "mixtral_4",
+            False,
+            marks=pytest.mark.filterwarnings("ignore:TorchLens observed 19 tensor-to-Python scalar escape:Warning"),
+        ),
+        ("branch_true", False),  # a branch test and its arms: read by the converter
     ],
 )
 def test_the_document_is_the_one_the_python_converter_writes(
@@ -59,12 +67,11 @@ def test_the_document_is_the_one_the_python_converter_writes(
     assert (not left_to_python) == all_native, len(left_to_python)
 
 
-@pytest.mark.parametrize("name", ["edited", "branch_true", "photo"])
+@pytest.mark.parametrize("name", ["edited", "photo"])
 def test_a_trace_with_what_only_the_converter_writes_is_converted_whole_by_it(name: str) -> None:
-    """An edited fork (its clean trace), arrows into branch tests, an input photo."""
+    """An edited fork (its clean trace), an input photo."""
     builders: dict[str, Callable[[], dict[str, Any]]] = {
         "edited": fixtures._edited_pair,
-        "branch_true": {f.name: f for f in fixtures.FIXTURES}["branch_true"].build,
         "photo": {f.name: f for f in fixtures.FIXTURES}["photo"].build,
     }
     assert native_ops.export_trace_json(builders[name]()["trace"], _native.write_ops, _native.fill_column) is None

@@ -4,17 +4,18 @@ common ops' records written by the Rust core (``tl_draw._native.write_ops``) fro
 converting a real model (MobileNetV3-Large: 373 ops, about 4-6 ms). An op with anything
 rarer is written by ``ops._export_op``, which the writer calls back; a trace with what only
 the Python converter writes at the document's level is converted by it whole. The Python
-converter is the reference: ``tests/test_export.py`` compares the two on real models."""
+converter is the reference: ``tests/test_native_ops.py`` compares the two on real models."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from .convert import OpCounts, _decoded_labels, _document, _export_edits, _model_and_clean
+from .convert import OpCounts, _branch_edges, _decoded_labels, _document, _export_edits, _model_and_clean
 from .ops import _CallSites, _export_op, children_of
 from .pictures import _png_picture
 from .row_store import _Prefetched, _prefetched_ops
+from .values import _label
 
 _orjson: Any
 try:  # the ops' JSON is spliced into the document as an ``orjson.Fragment``
@@ -33,14 +34,14 @@ OpsWriter = Callable[
 def export_trace_json(trace: Any, write_ops: OpsWriter, fill_column: Any = None) -> bytes | None:
     """The JSON of ``export_trace(trace, value_stats=False)``, the same document once parsed;
     ``None`` when the trace needs the Python converter whole: an edited fork (its clean
-    trace), arrows into branch tests, an input photo or decoded class names (records of
-    other ops changed after the fact), ops not read ahead (other TorchLens internals), or no
-    orjson. ``fill_column`` (``tl_draw._native.fill_column``) reads the row store ahead in
-    Rust (``row_store._prefetched_ops``)."""
+    trace), an input photo or decoded class names (records of other ops changed after the
+    fact), ops not read ahead (other TorchLens internals), or no orjson. Arrows into branch
+    tests are found from the ops' fields. ``fill_column`` (``tl_draw._native.fill_column``)
+    reads the row store ahead in Rust (``row_store._prefetched_ops``)."""
     if _orjson is None or getattr(_orjson, "Fragment", None) is None:
         return None
     model, clean = _model_and_clean(trace, None, None)
-    if clean is not None or trace.conditional_branch_edges or _decoded_labels(trace):
+    if clean is not None or _decoded_labels(trace):
         return None
     if _png_picture(getattr(trace, "raw_input", None), "input_photo") is not None:
         return None
@@ -69,9 +70,19 @@ def export_trace_json(trace: Any, write_ops: OpsWriter, fill_column: Any = None)
     others = OpCounts.of(delegated)
     counts = OpCounts(num_ops + others.num_ops, len(fields), output_bytes + others.output_bytes)
     edits = _export_edits(trace, delegated, False)  # only delegated ops have edits
-    document = _document(trace, _orjson.Fragment(ops_json), counts, model, None, [], edits)
+    branch_edges = _branch_edges(trace, _arrow_ends(fields)) if trace.conditional_branch_edges else []
+    document = _document(trace, _orjson.Fragment(ops_json), counts, model, None, branch_edges, edits)
     written: bytes = _orjson.dumps(document)
     return written
+
+
+def _arrow_ends(fields: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What ``convert._branch_edges`` reads of the ops' records (label, layer, parents as the
+    records qualify them), from their fields."""
+    return [
+        {"label": op["label"], "layer_label": op["layer_label"], "parents": [_label(p) for p in op["parents"] or ()]}
+        for op in fields
+    ]
 
 
 def _children(fields: list[dict[str, Any]]) -> list[list[str]] | None:
