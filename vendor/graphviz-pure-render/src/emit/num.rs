@@ -43,13 +43,9 @@ const TENS: [u64; 11] = [
     10_000_000_000,
 ];
 
-/// `format!("{v:.prec$}")`, or `None` where working it out from `v * 10^prec` might differ:
-/// non-finite values, precisions over 10, products of 10^9 or more, and products within
-/// 10^-6 of a rounding tie. Below 10^9 the product is within 6e-8 of the exact one (half
-/// an ulp), so rounding it to the nearest integer rounds the exact value the same way
-/// whenever it is further than that from a tie.
-fn fast_fixed(v: f64, prec: usize) -> Option<String> {
-    let scale = *TENS.get(prec)?;
+/// `|v| * scale` rounded to the nearest integer, or `None` where that might not be the
+/// rounding of the exact value (see [`fast_fixed`]).
+fn scaled_exactly(v: f64, scale: u64) -> Option<u64> {
     let product = v.abs() * scale as f64;
     if !product.is_finite() || product >= 1e9 {
         return None;
@@ -59,7 +55,17 @@ fn fast_fixed(v: f64, prec: usize) -> Option<String> {
     if (fraction - 0.5).abs() < 1e-6 {
         return None;
     }
-    let rounded = whole as u64 + u64::from(fraction > 0.5);
+    Some(whole as u64 + u64::from(fraction > 0.5))
+}
+
+/// `format!("{v:.prec$}")`, or `None` where working it out from `v * 10^prec` might differ:
+/// non-finite values, precisions over 10, products of 10^9 or more, and products within
+/// 10^-6 of a rounding tie. Below 10^9 the product is within 6e-8 of the exact one (half
+/// an ulp), so rounding it to the nearest integer rounds the exact value the same way
+/// whenever it is further than that from a tie.
+fn fast_fixed(v: f64, prec: usize) -> Option<String> {
+    let scale = *TENS.get(prec)?;
+    let rounded = scaled_exactly(v, scale)?;
     let mut text = String::with_capacity(16);
     if v.is_sign_negative() {
         text.push('-');
@@ -120,15 +126,10 @@ pub fn push_gvdouble(out: &mut String, num: f64) {
 
 /// [`xdot_num`] written at the end of `out` (see [`push_gvdouble`]).
 pub fn push_xdot_num(out: &mut String, v: f64) {
-    // `fast_fixed(v, 2)`'s test of when its integer gives the exact text.
-    let product = v.abs() * 100.0;
-    let whole = product.floor();
-    let fraction = product - whole;
-    if !product.is_finite() || product >= 1e9 || (fraction - 0.5).abs() < 1e-6 {
+    let Some(rounded) = scaled_exactly(v, 100) else {
         out.push_str(&xdot_num(v));
         return;
-    }
-    let rounded = whole as u64 + u64::from(fraction > 0.5);
+    };
     // `0.00` and `-0.00` trim to `0`.
     if rounded == 0 {
         out.push('0');
