@@ -336,5 +336,5 @@ def children_of(labels: list[str], parents: list[Any]) -> list[list[str]]:
     at = {label: index for index, label in enumerate(labels)}
     for label, op_parents in zip(labels, parents, strict=True):
         for parent in op_parents:
-            children[at[parent if ":" in parent else f"{parent}:1"]].append(label)
+            children[at[_label(parent)]].append(label)
     return children

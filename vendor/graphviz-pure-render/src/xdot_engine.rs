@@ -7,7 +7,7 @@ use crate::emit::job::{
     GVRENDER_DOES_TOOLTIPS, GVRENDER_DOES_TRANSFORM, Job, LoadImage, ObjKind, RGRADIENT,
 };
 use crate::emit::model::TextSpan;
-use crate::emit::num::{push_xdot_num, trim_zeros, xdot_num};
+use crate::emit::num::{push_xdot_num, trim_zeros};
 use graphviz_pure_core::math;
 use graphviz_pure_core::usershape::UserShape;
 use graphviz_pure_core::{BoundingBox, Point};
@@ -191,10 +191,10 @@ impl XdotEngine {
             let r1 = r2 / 4.0;
             xb.push('(');
             Self::point(&mut xb, c1, self.y_off);
-            xb.push_str(&xdot_num(r1));
+            push_xdot_num(&mut xb, r1);
             xb.push(' ');
             Self::point(&mut xb, g[0], self.y_off);
-            xb.push_str(&xdot_num(r2));
+            push_xdot_num(&mut xb, r2);
             xb.push(' ');
         }
         xb.push_str("2 ");
@@ -255,7 +255,7 @@ impl Engine for XdotEngine {
         buf.push_str("I ");
         Self::point(buf, b.ll, y_off);
         for v in [b.ur.x - b.ll.x, b.ur.y - b.ll.y] {
-            buf.push_str(&xdot_num(v));
+            push_xdot_num(buf, v);
             buf.push(' ');
         }
         self.str_(j, "", &us.name);
@@ -351,7 +351,7 @@ impl Engine for XdotEngine {
         {
             let b = self.buf(j);
             b.push_str("F ");
-            b.push_str(&xdot_num(span.font.size));
+            push_xdot_num(b, span.font.size);
             b.push(' ');
         }
         self.str_(j, "", &span.font.name);
@@ -377,7 +377,7 @@ impl Engine for XdotEngine {
             b.push_str("T ");
             Self::point(b, p, y_off);
             let _ = write!(b, "{jst} ");
-            b.push_str(&xdot_num(span.width));
+            push_xdot_num(b, span.width);
             b.push(' ');
         }
         self.str_(j, "", &span.str);
@@ -395,9 +395,9 @@ impl Engine for XdotEngine {
         let y_off = self.y_off;
         let b = self.buf(j);
         Self::point(b, a[0], y_off);
-        b.push_str(&xdot_num(a[1].x - a[0].x));
+        push_xdot_num(b, a[1].x - a[0].x);
         b.push(' ');
-        b.push_str(&xdot_num(a[1].y - a[0].y));
+        push_xdot_num(b, a[1].y - a[0].y);
         b.push(' ');
     }
 
