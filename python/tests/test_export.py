@@ -244,6 +244,32 @@ def test_time_draw_reports_a_median_per_collapse_mode_and_exports_the_timed_trac
     check_consistent(json.loads((tmp_path / "branch_true.json").read_text()))
 
 
+def test_time_draw_times_the_program_beside_each_torchlens_run(tmp_path: Path) -> None:
+    """``program``: run before and after each of TorchLens's runs on the exported trace, with
+    the collapse mode and format asked; a failing program stops the timing with its message."""
+    from tl_export.timing import time_draws
+
+    calls = tmp_path / "calls.txt"
+    program = tmp_path / "program"
+    program.write_text(f'#!/bin/sh\necho "$@" >> {calls}\n')
+    program.chmod(0o755)
+    results = list(
+        time_draws(["branch_true"], ["auto"], runs=2, export_dir=str(tmp_path), file_format="pdf", program=str(program))
+    )
+    assert [(r["format"], r["collapse"]) for r in results] == [("pdf", "auto")]
+    assert results[0]["program_seconds"] > 0
+    lines = calls.read_text().splitlines()
+    assert len(lines) == 4, "two program runs beside each of TorchLens's two"
+    for line in lines:
+        words = line.split()
+        assert words[:5] == ["draw", str(tmp_path / "branch_true.json"), "--collapse", "auto", "--force"]
+        assert words[5] == "-o" and words[6].endswith("branch_true_program.pdf")
+
+    program.write_text("#!/bin/sh\necho 'no such option' >&2\nexit 3\n")
+    with pytest.raises(RuntimeError, match="failed \\(3\\): no such option"):
+        list(time_draws(["branch_true"], ["none"], runs=1, export_dir=str(tmp_path), program=str(program)))
+
+
 def test_real_architectures_trace_and_export_consistently() -> None:
     """The real-size builder (the benchmarks' and fidelity tests' models): a UNet, quick to
     trace, exports a consistent trace with its four skip joins."""

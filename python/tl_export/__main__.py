@@ -30,11 +30,15 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("list", help="list the fixtures and the real architectures")
     names = commands.add_parser("list-names", help="the names one build command knows, one a line")
     names.add_argument("of", choices=["fixtures", "real-models"])
-    timing = commands.add_parser("time-draw", help="time TorchLens's SVG drawing of models (JSON lines)")
+    timing = commands.add_parser("time-draw", help="time TorchLens's drawing of models (JSON lines)")
     timing.add_argument("names", nargs="+", help="fixtures or real architectures to draw")
     timing.add_argument("--collapse", default="none,auto", help="collapse modes, comma separated")
     timing.add_argument("--runs", type=int, default=3, help="runs per measurement (the median is kept)")
     timing.add_argument("--export", metavar="DIR", help="also export each timed trace to DIR/<name>.json")
+    timing.add_argument("--format", default="svg", choices=["svg", "pdf", "png"], help="the file TorchLens writes")
+    timing.add_argument(
+        "--program", metavar="TL_DRAW", help="also time this tl-draw program on each exported trace, run by run"
+    )
     versus = commands.add_parser(
         "compare-python", help="TorchLens's trace.draw vs tl_draw.draw in one process, cold and warm (JSON lines)"
     )
@@ -62,7 +66,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "time-draw":
         from .timing import time_draws
 
-        for result in time_draws(args.names, args.collapse.split(","), args.runs, args.export):
+        for result in time_draws(
+            args.names, args.collapse.split(","), args.runs, args.export, args.format, args.program
+        ):
             print(json.dumps(result), flush=True)
         return 0
     if args.command == "compare-python":

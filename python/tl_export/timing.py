@@ -2,16 +2,19 @@
 
 Each model (a fixture or a real architecture of ``real_models``) is traced once (not timed)
 and, with ``export_dir``, exported there as ``<name>.json`` so tl-draw draws the very trace
-that was timed; then ``trace.draw(..., vis_fileformat="svg")`` is timed for each collapse
-mode, median of ``runs`` runs. The trace is in memory, so the time is the drawing alone:
-planning, DOT, Graphviz layout and the SVG file. Each result also says how TorchLens laid
-the drawing out (``dot``, or its ``rank`` fallback for costly layouts).
+that was timed; then ``trace.draw(..., vis_fileformat="svg")`` (or the format asked) is
+timed for each collapse mode, median of ``runs`` runs, beside the ``tl-draw`` program on the
+exported trace when one is given. The trace is in memory, so the time is the drawing alone:
+planning, DOT, Graphviz layout and the file (SVG, or the format asked). Each result also
+says how TorchLens laid the drawing out (``dot``, or its ``rank`` fallback for costly
+layouts).
 """
 
 from __future__ import annotations
 
 import os
 import statistics
+import subprocess
 import tempfile
 import time
 import warnings
@@ -44,33 +47,70 @@ def build(name: str) -> dict[str, Any]:
 
 
 def time_draws(
-    names: list[str], modes: list[str], runs: int, export_dir: str | None = None
+    names: list[str],
+    modes: list[str],
+    runs: int,
+    export_dir: str | None = None,
+    file_format: str = "svg",
+    program: str | None = None,
 ) -> Iterator[dict[str, Any]]:
-    """Median seconds of TorchLens's SVG drawing per model and collapse mode."""
+    """Median seconds of TorchLens's drawing to ``file_format`` per model and collapse mode.
+
+    With ``program`` (the ``tl-draw`` program) and ``export_dir``, each of TorchLens's runs
+    sits between two runs of ``program draw DIR/<name>.json --collapse MODE --force -o
+    <file>``, timed from start to exit (``program_seconds``, the median of those): this
+    machine's speed moves in phases of minutes, so the two programs are timed side by side
+    rather than a model's worth of drawings apart.
+    """
     warnings.filterwarnings("ignore")
     for name in names:
         built = build(name)
         trace = built["trace"]
+        exported = None
         if export_dir is not None:
             os.makedirs(export_dir, exist_ok=True)
             document = export_trace(trace, source_root=REPO_ROOT, model=built["model"])
-            write_json(document, os.path.join(export_dir, f"{name}.json"))
+            exported = os.path.join(export_dir, f"{name}.json")
+            write_json(document, exported)
         ops = len(trace.layer_list)
         for mode in modes:
-            seconds = []
+            seconds: list[float] = []
+            program_seconds: list[float] = []
             with tempfile.TemporaryDirectory() as folder:
                 path = os.path.join(folder, name)
+                command = None
+                if program is not None and exported is not None:
+                    output = os.path.join(folder, f"{name}_program.{file_format}")
+                    command = [program, "draw", exported, "--collapse", mode, "--force", "-o", output]
                 for _ in range(runs):
+                    if command is not None:
+                        program_seconds.append(_run_seconds(command))
                     start = time.perf_counter()
-                    trace.draw(vis_outpath=path, vis_save_only=True, vis_fileformat="svg", collapse=mode)
+                    trace.draw(vis_outpath=path, vis_save_only=True, vis_fileformat=file_format, collapse=mode)
                     seconds.append(time.perf_counter() - start)
-            yield {
+                    if command is not None:
+                        program_seconds.append(_run_seconds(command))
+            result = {
                 "name": name,
+                "format": file_format,
                 "collapse": mode,
                 "seconds": statistics.median(seconds),
                 "ops": ops,
                 "engine": _layout_path(trace),
             }
+            if program_seconds:
+                result["program_seconds"] = statistics.median(program_seconds)
+            yield result
+
+
+def _run_seconds(command: list[str]) -> float:
+    """Seconds ``command`` takes from start to exit; a failure raises with its output."""
+    start = time.perf_counter()
+    finished = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    seconds = time.perf_counter() - start
+    if finished.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} failed ({finished.returncode}): {finished.stderr.strip()}")
+    return seconds
 
 
 def compare_in_process(

@@ -309,10 +309,14 @@ struct InProcess {
     virtual_nodes: usize,
 }
 
-/// `cargo xtask bench-compare [NAME ...]`: TorchLens 2.36.1's `draw` and tl-draw on the same
-/// traces (the adapter exports the trace it timed), collapse none, auto and max, to SVG;
-/// prints the table of `docs/performance.md` and fails when a target or budget is missed.
-pub fn compare(python: &Path, names: &[String]) -> Result<()> {
+/// `cargo xtask bench-compare [--format svg|pdf|png] [NAME ...]`: TorchLens 2.36.1's `draw`
+/// and the tl-draw program on the same traces (the adapter exports the trace it timed and
+/// runs the program before and after each of TorchLens's runs), collapse none, auto and
+/// max, to SVG; prints the table of `docs/performance.md` and fails when a target or budget
+/// is missed. With `--format pdf` or `png`, both write that format at full detail
+/// (the one collapse mode with a target in those formats, [`PDF_PNG_TARGET`]).
+pub fn compare(python: &Path, args: &[String]) -> Result<()> {
+    let (format, names) = format_and_names("bench-compare", args)?;
     let listed;
     let names: Vec<&str> = if names.is_empty() {
         listed = crate::stdout_of_adapter(python, &["list-names", "real-models"])?;
@@ -323,14 +327,28 @@ pub fn compare(python: &Path, names: &[String]) -> Result<()> {
     let program = release_binary()?;
     let root = repo_root();
     let traces = root.join("target").join("bench-traces");
-    let modes: Vec<&str> = TARGETS.iter().map(|(mode, _)| *mode).collect();
+    let modes: Vec<&str> = if format == "svg" {
+        TARGETS.iter().map(|(mode, _)| *mode).collect()
+    } else {
+        vec!["none"]
+    };
     eprintln!("xtask: tracing and timing TorchLens 2.36.1 (several minutes)");
     let torchlens = crate::stdout_of(
         Command::new(python)
             .args(["-m", "tl_export", "time-draw"])
             .args(&names)
-            .args(["--collapse", &modes.join(","), "--runs", "3", "--export"])
+            .args([
+                "--collapse",
+                &modes.join(","),
+                "--runs",
+                "3",
+                "--format",
+                format,
+            ])
+            .arg("--export")
             .arg(&traces)
+            .arg("--program")
+            .arg(&program)
             .current_dir(root.join("python")),
         "timing TorchLens",
     )?;
@@ -339,7 +357,8 @@ pub fn compare(python: &Path, names: &[String]) -> Result<()> {
         .iter()
         .map(|name| trace_of(name).to_string_lossy().into_owned())
         .collect();
-    let mut timing_args = vec!["time-draws", "none,auto,max"];
+    let joined_modes = modes.join(",");
+    let mut timing_args = vec!["time-draws", "--format", format, &joined_modes];
     timing_args.extend(paths.iter().map(String::as_str));
     let in_process = crate::stdout_of(
         &mut crate::drawing_task(&timing_args),
@@ -376,29 +395,33 @@ pub fn compare(python: &Path, names: &[String]) -> Result<()> {
         Ok(measure(&program, &arguments)?.0.as_secs_f64())
     };
     println!(
-        "| model | ops | collapse | nodes (+ virtual) | TorchLens 2.36.1 `draw` (engine) | \
-         tl-draw program (start to file) | speed-up | target | tl-draw in process | layout share |"
+        "| model | ops | collapse | nodes (+ virtual) | TorchLens 2.36.1 `draw` to {} (engine) | \
+         tl-draw program (start to file) | speed-up | target | tl-draw in process | layout share |",
+        format.to_uppercase()
     );
     println!("|---|---|---|---|---|---|---|---|---|---|");
     let mut missed = Vec::new();
     for line in torchlens.lines() {
         let result: serde_json::Value = serde_json::from_str(line)
             .map_err(|e| format!("unexpected adapter output {line:?}: {e}"))?;
-        let (Some(name), Some(mode), Some(seconds), Some(ops)) = (
+        let (Some(name), Some(mode), Some(seconds), Some(program_seconds), Some(ops)) = (
             result["name"].as_str(),
             result["collapse"].as_str(),
             result["seconds"].as_f64(),
+            result["program_seconds"].as_f64(),
             result["ops"].as_u64(),
         ) else {
             return Err(format!("unexpected adapter output {line:?}"));
         };
-        let program = program_time(name, mode, "svg")?;
         let inside =
             ours(name, mode).ok_or_else(|| format!("no in-process timing of {name} at {mode}"))?;
-        let speedup = seconds / program;
-        let target = (!SMALL.contains(&name))
-            .then(|| TARGETS.iter().find(|(m, _)| *m == mode).map(|(_, t)| *t))
-            .flatten();
+        let speedup = seconds / program_seconds;
+        let target = if format == "svg" {
+            TARGETS.iter().find(|(m, _)| *m == mode).map(|(_, t)| *t)
+        } else {
+            Some(PDF_PNG_TARGET)
+        }
+        .filter(|_| !SMALL.contains(&name));
         if target.is_some_and(|target| speedup < target) {
             missed.push(format!(
                 "{name} at {mode} ({speedup:.1}x, target {:.0}x)",
@@ -412,18 +435,22 @@ pub fn compare(python: &Path, names: &[String]) -> Result<()> {
             inside.virtual_nodes,
             seconds_text(seconds),
             result["engine"].as_str().unwrap_or("?"),
-            seconds_text(program),
+            seconds_text(program_seconds),
             seconds_text(inside.total),
             100.0 * inside.layout / inside.total.max(f64::MIN_POSITIVE),
         );
     }
-    println!();
-    println!("| budget | limit | measured (program, median of {RUNS}) |");
-    println!("|---|---|---|");
-    for (name, mode, format, limit) in BUDGETS {
-        if !names.contains(&name) {
-            continue;
-        }
+    // The absolute budgets name their own formats: timed once, with the default run.
+    let budgets: Vec<_> = BUDGETS
+        .iter()
+        .filter(|(name, ..)| format == "svg" && names.contains(name))
+        .collect();
+    if !budgets.is_empty() {
+        println!();
+        println!("| budget | limit | measured (program, median of {RUNS}) |");
+        println!("|---|---|---|");
+    }
+    for &(name, mode, format, limit) in budgets {
         let measured = program_time(name, mode, format)?;
         let over = measured > limit;
         if over {
@@ -443,6 +470,22 @@ pub fn compare(python: &Path, names: &[String]) -> Result<()> {
         Ok(())
     } else {
         Err(format!("missed: {}", missed.join("; ")))
+    }
+}
+
+/// The arguments `[--format svg|pdf|png] [NAME ...]` of the comparisons with TorchLens:
+/// the format (SVG when none is given) and the names.
+fn format_and_names<'a>(task: &str, args: &'a [String]) -> Result<(&'a str, &'a [String])> {
+    let (format, names) = match args {
+        [flag, format, names @ ..] if flag == "--format" => (format.as_str(), names),
+        names => ("svg", names),
+    };
+    if ["svg", "pdf", "png"].contains(&format) {
+        Ok((format, names))
+    } else {
+        Err(format!(
+            "{task} --format takes svg, pdf or png, not {format:?}"
+        ))
     }
 }
 
@@ -469,15 +512,7 @@ const PDF_PNG_TARGET: f64 = 5.0;
 /// asked), conversion included; cold (fresh traces) and warm (the same trace again).
 /// Default: GPT-2 small.
 pub fn python(python: &Path, args: &[String]) -> Result<()> {
-    let (format, names) = match args {
-        [flag, format, names @ ..] if flag == "--format" => (format.as_str(), names),
-        names => ("svg", names),
-    };
-    if !["svg", "pdf", "png"].contains(&format) {
-        return Err(format!(
-            "bench-python --format takes svg, pdf or png, not {format:?}"
-        ));
-    }
+    let (format, names) = format_and_names("bench-python", args)?;
     crate::install_python_package(python)?;
     let names: Vec<&str> = if names.is_empty() {
         vec!["gpt2_small"]
@@ -716,4 +751,33 @@ pub fn guard() -> Result<()> {
         println!("| {what} | {outcome} | {} | {peak} |", milliseconds(took));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_and_names;
+
+    fn strings(args: &[&str]) -> Vec<String> {
+        args.iter().map(|arg| (*arg).to_owned()).collect()
+    }
+
+    #[test]
+    fn the_format_is_svg_unless_one_is_given_first() {
+        let names = strings(&["vit_b_16", "densenet121"]);
+        assert_eq!(
+            format_and_names("bench-compare", &names),
+            Ok(("svg", &names[..]))
+        );
+        let given = strings(&["--format", "png", "vit_b_16"]);
+        assert_eq!(
+            format_and_names("bench-compare", &given),
+            Ok(("png", &given[2..]))
+        );
+        let error = format_and_names("bench-python", &strings(&["--format", "jpg"]))
+            .expect_err("jpg is not a format the comparisons write");
+        assert_eq!(
+            error,
+            "bench-python --format takes svg, pdf or png, not \"jpg\""
+        );
+    }
 }

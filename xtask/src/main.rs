@@ -24,7 +24,9 @@
 //!   operations, or the sizes given) to `target/synthetic`.
 //! * `bench`: time the release program against the budgets of `docs/performance.md`, then
 //!   print the layout quality of the real set at full detail (`xtask-draw quality`).
-//! * `bench-compare`: time TorchLens 2.36.1's `draw` and tl-draw on the same models.
+//! * `bench-compare [--format svg|pdf|png] [NAME ...]`: time TorchLens 2.36.1's `draw` and
+//!   tl-draw's program on the same models, to SVG (collapse none, auto and max) or the
+//!   format asked (full detail).
 //! * `bench-guard`: how fast the layout guard refuses adversarial shapes (dense two-rank
 //!   graphs, a wide concatenation, many long arrows), or how long what it lets through takes.
 //! * `bench-python [--format svg|pdf|png] [NAME ...]`: TorchLens's `trace.draw` against
@@ -123,7 +125,7 @@ fn main() -> ExitCode {
             })
             .and_then(|seconds| fuzz(FuzzBound::Seconds(seconds))),
         _ => Err(format!(
-            "unknown task {:?}; tasks: setup [--system], test, wheel, fixtures [NAME ...], canonicalize FILE ..., theme-check, synth [OPS ...], bench, bench-guard, bench-compare [NAME ...], bench-python [--format svg|pdf|png] [NAME ...], figures, fuzz [SECONDS]",
+            "unknown task {:?}; tasks: setup [--system], test, wheel, fixtures [NAME ...], canonicalize FILE ..., theme-check, synth [OPS ...], bench, bench-guard, bench-compare [--format svg|pdf|png] [NAME ...], bench-python [--format svg|pdf|png] [NAME ...], figures, fuzz [SECONDS]",
             args.first().map(String::as_str).unwrap_or("")
         )),
     };

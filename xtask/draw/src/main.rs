@@ -1,12 +1,13 @@
 //! The project tasks that draw, run by `cargo xtask` once setup has installed cairo:
 //!
 //! * `figures`: redraw every figure of `docs/guides/drawing.md` (`cargo xtask figures`).
-//! * `time-draws MODES TRACE ...`: for each trace file and collapse mode (comma separated:
-//!   `none,auto,max`), the median seconds of `draw` + SVG render + file write from the loaded
-//!   trace and of the drawing's layout engine (`auto` resolved) alone on the same DOT, and
-//!   the layout guard's estimate
-//!   (drawn and virtual nodes), as `path<TAB>mode<TAB>seconds<TAB>layout seconds<TAB>nodes
-//!   <TAB>virtual nodes` lines (`cargo xtask bench-compare`).
+//! * `time-draws [--format svg|pdf|png] MODES TRACE ...`: for each trace file and collapse
+//!   mode (comma separated: `none,auto,max`), the median seconds of `draw` + render + file
+//!   write (SVG, or the format given; the drawing's own error for any other) from the loaded
+//!   trace and of the drawing's layout engine (`auto` resolved) alone on the same DOT, to
+//!   SVG, and the layout guard's estimate (drawn and virtual nodes), as `path<TAB>mode<TAB>
+//!   seconds<TAB>layout seconds<TAB>nodes<TAB>virtual nodes` lines (`cargo xtask
+//!   bench-compare`).
 //! * `layout DOT ...`: the seconds graphviz-pure takes on each DOT file (median of three), as
 //!   `path<TAB>seconds` lines: to compare tl-draw's DOT with TorchLens's, construct by
 //!   construct (`docs/performance.md`, "What each DOT construct costs").
@@ -40,11 +41,17 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("figures") => figures::figures(),
-        Some("time-draws") if args.len() >= 3 => time_draws(&args[1], &args[2..]),
+        Some("time-draws") => match &args[1..] {
+            [flag, format, modes, traces @ ..] if flag == "--format" && !traces.is_empty() => {
+                time_draws(format, modes, traces)
+            }
+            [modes, traces @ ..] if !traces.is_empty() => time_draws("svg", modes, traces),
+            _ => Err("time-draws [--format svg|pdf|png] MODES TRACE ...".to_owned()),
+        },
         Some("layout") if args.len() >= 2 => time_layouts(&args[1..]),
         Some("quality") if args.len() >= 2 => layout_quality(&args[1..]),
         _ => Err(format!(
-            "unknown task {:?}; tasks: figures, time-draws MODES TRACE ..., layout DOT ..., quality TRACE ...",
+            "unknown task {:?}; tasks: figures, time-draws [--format svg|pdf|png] MODES TRACE ..., layout DOT ..., quality TRACE ...",
             args.first().map(String::as_str).unwrap_or("")
         )),
     };
@@ -156,8 +163,8 @@ fn repo_root() -> PathBuf {
         .to_owned()
 }
 
-/// `time-draws MODES TRACE ...`: see the crate comment.
-fn time_draws(modes: &str, traces: &[String]) -> Result<()> {
+/// `time-draws [--format F] MODES TRACE ...`: see the crate comment.
+fn time_draws(format: &str, modes: &str, traces: &[String]) -> Result<()> {
     let scratch = repo_root().join("target").join("bench-out");
     std::fs::create_dir_all(&scratch).map_err(|e| e.to_string())?;
     for path in traces {
@@ -175,7 +182,7 @@ fn time_draws(modes: &str, traces: &[String]) -> Result<()> {
                 other => return Err(format!("unknown collapse mode {other:?} (none, auto, max)")),
             };
             let options = DrawOptions::default().collapse(collapse).force(true);
-            let svg = scratch.join(format!("{stem}_{mode}_in_process.svg"));
+            let output = scratch.join(format!("{stem}_{mode}_in_process.{format}"));
             let mut totals = Vec::with_capacity(RUNS);
             let mut layouts = Vec::with_capacity(RUNS);
             let mut cost = None;
@@ -184,7 +191,7 @@ fn time_draws(modes: &str, traces: &[String]) -> Result<()> {
                 tl_draw::forget_recent_layouts();
                 let start = Instant::now();
                 let drawing = draw(&trace, &options).map_err(|e| format!("{path}: {e}"))?;
-                drawing.write(&svg).map_err(|e| format!("{path}: {e}"))?;
+                drawing.write(&output).map_err(|e| format!("{path}: {e}"))?;
                 totals.push(start.elapsed().as_secs_f64());
                 cost = Some(tl_draw::guard::layout_cost(&drawing.styled));
                 layouts.push(engine_seconds(&drawing.dot, drawing.layout_engine())?);
