@@ -450,17 +450,17 @@ pub fn compare(python: &Path, args: &[String]) -> Result<()> {
         println!("| budget | limit | measured (program, median of {RUNS}) |");
         println!("|---|---|---|");
     }
-    for &(name, mode, format, limit) in budgets {
-        let measured = program_time(name, mode, format)?;
+    for &(name, mode, budget_format, limit) in budgets {
+        let measured = program_time(name, mode, budget_format)?;
         let over = measured > limit;
         if over {
             missed.push(format!(
-                "{name} {mode} to {format}: {measured:.2} s > {limit} s"
+                "{name} {mode} to {budget_format}: {measured:.2} s > {limit} s"
             ));
         }
         println!(
             "| {name} at {mode} to {} | {} | {}{} |",
-            format.to_uppercase(),
+            budget_format.to_uppercase(),
             seconds_text(limit),
             seconds_text(measured),
             if over { " **(over)**" } else { "" }
