@@ -51,13 +51,14 @@ fn assert_dot_written_as_graphviz_pure_writes(name: &str, dot: &str) {
 
 /// Labels whose text names their arrow's ends or their frame (`\T`, `\H`, `\E`, `\G`),
 /// every kind of arrow label, HTML and plain frame captions placed every way, a subgraph
-/// that is no frame, in each direction (across the page the captions' room turns).
+/// that is no frame, in each direction (across the page the captions' room turns). The
+/// graph has enough nodes for `dot` to measure them beside its ranking and ordering.
 #[test]
 fn arrow_and_frame_labels_measured_once_write_as_graphviz_pure_writes() {
     for rankdir in ["TB", "BT", "LR", "RL"] {
         let mut dot =
             format!("digraph G {{ rankdir={rankdir} charset=latin1 node [shape=box fontsize=10]\n");
-        for index in 1..40 {
+        for index in 1..80 {
             let previous = index - 1;
             dot.push_str(&match index % 6 {
                 0 => format!("n{previous} -> n{index} [label=\"\\T to \\H\"]\n"),
@@ -103,4 +104,30 @@ fn dot_lays_out_and_writes_with_the_nodes_measured_once_as_graphviz_pure_does() 
         &["vit_b_16", "unet", "bert_base", "densenet121"],
         assert_written_as_graphviz_pure_writes,
     );
+}
+
+/// A node whose outline needs more points than can be allocated stops the layout with the
+/// error graphviz-pure's own layout stops with, in a graph small enough that its nodes are
+/// measured before the layout and in one large enough that they are measured beside it.
+#[test]
+fn a_node_that_cannot_be_measured_stops_the_layout_as_graphviz_pure_does() {
+    for nodes in [10, 100] {
+        let mut dot = String::from("digraph G {\n");
+        for index in 1..nodes {
+            dot.push_str(&format!("n{} -> n{index}\n", index - 1));
+        }
+        dot.push_str("n5 [shape=polygon sides=100 peripheries=2000000000]\n}");
+        let ours = lay_out(&dot, &[TextFormat::Svg], LayoutEngine::Embedded)
+            .expect_err("the layout stops")
+            .to_string();
+        graphviz_pure_render::reset_render_state();
+        let mut graph = graphviz_pure::parse_dot(&dot).unwrap().into_output();
+        let theirs = graphviz_pure::layout_graph(&mut graph, graphviz_pure::LayoutEngine::Dot)
+            .expect_err("graphviz-pure's layout stops")
+            .to_string();
+        assert!(
+            ours.contains(&theirs),
+            "{nodes} nodes: {ours:?} against {theirs:?}"
+        );
+    }
 }

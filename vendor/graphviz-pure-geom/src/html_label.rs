@@ -984,10 +984,12 @@ fn lex(s: &[u8], enc: expat::Enc) -> (Lexed, Option<HtmlError>) {
         }
         feed(&mut lx, b"</HTML>", b"</HTML>")
     })();
+    // The units are copied only for an error, which carries them too.
+    let error_units = res.is_err().then(|| units.clone());
     let lexed = Lexed {
         toks: lx.toks,
         tok_unit,
-        units: units.clone(),
+        units,
         unit_line,
         warnings: lx.warnings,
     };
@@ -998,7 +1000,7 @@ fn lex(s: &[u8], enc: expat::Enc) -> (Lexed, Option<HtmlError>) {
             Some(HtmlError {
                 msg,
                 unit,
-                units,
+                units: error_units.unwrap_or_default(),
                 line,
                 unknown: Vec::new(),
             }),

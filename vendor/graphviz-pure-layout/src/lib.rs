@@ -257,6 +257,55 @@ pub fn layout_dot_with_measured(graph: &mut Graph, measured: Measured) -> (Resul
     (result, measured)
 }
 
+pub use dotgen::sizing_beside::{Geometries, MeasureNodes};
+
+/// tl-draw's patch: [`layout_dot_with_measured`] with nothing measured yet: `dot` measures
+/// the nodes with `measure` on a thread of its own while it measures the labels and ranks
+/// and orders the nodes (steps that read no node's size), then with that thread and its
+/// own, and places them with their sizes as it would have. Returns the layout's result and
+/// what was measured, for the writers; `None` when the graph could not be measured beside
+/// the layout (an error, or a layout that stopped before placing), where the caller lays
+/// the graph out again, measured first, so that it fails or warns as that layout does. A
+/// graph [`nodes_measurable_beside`] turns down is measured as the layout goes.
+pub fn layout_dot_measuring_nodes_beside(
+    graph: &mut Graph,
+    measure: MeasureNodes,
+) -> (Result<()>, Option<Measured>) {
+    /// Clears the hand-overs when the layout unwinds.
+    struct HandOver;
+    impl Drop for HandOver {
+        fn drop(&mut self) {
+            dotgen::MEASURE_NODES.set(None);
+            dotgen::NODES_UNMEASURED.set(false);
+        }
+    }
+    let hand_over = HandOver;
+    dotgen::MEASURE_NODES.set(Some(measure));
+    let (result, measured) = layout_dot_with_measured(graph, Measured::default());
+    let unmeasured = dotgen::NODES_UNMEASURED.get();
+    drop(hand_over);
+    (result, (!unmeasured).then_some(measured))
+}
+
+/// Whether `dot` can measure `graph`'s nodes beside its ranking and ordering
+/// ([`layout_dot_measuring_nodes_beside`]): those steps read a node's ports, not its size,
+/// and a port or compass point is placed on the node's outline, so no edge may name one; a
+/// node's exterior label is made as the node is sized, before the edges' labels, so none
+/// may have one; and `dot` lays the graph out whole (no `layout`, `pack` or `packmode`).
+/// Below 64 nodes a second thread costs about what it saves.
+pub fn nodes_measurable_beside(graph: &Graph) -> bool {
+    let unnamed = |port: &graphviz_pure_core::Port| port.name.as_deref().is_none_or(str::is_empty);
+    graph.nodes.len() >= 64
+        && ["layout", "pack", "packmode"]
+            .iter()
+            .all(|name| graph.graph_attrs.get(*name).is_none())
+        && !graph.node_attr_declared("xlabel")
+        && graph
+            .edges
+            .iter()
+            .all(|edge| unnamed(&edge.tail_port) && unnamed(&edge.head_port))
+}
+
 /// Lays `graph` out with `engine`. Outside a [`cutil::with_rand_state`], the C library's
 /// generators start fresh, as in a new process ([`cutil::in_rand_run`]).
 pub fn layout_graph_with_options(

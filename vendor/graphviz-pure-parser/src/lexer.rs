@@ -277,6 +277,27 @@ impl<'a> Lexer<'a> {
         Some(ch)
     }
 
+    /// Consumes, as [`Self::advance_char`] would one character at a time, the run of
+    /// characters from here to the first newline or byte that `stops` (an ASCII byte, so the
+    /// run ends on a character), and returns where the run lies in the input. Strings are read
+    /// a run at a time, not a character at a time. Past a NUL-hidden newline the run is empty,
+    /// and the caller's `advance_char` counts that line.
+    fn advance_run(&mut self, stops: impl Fn(u8) -> bool) -> std::ops::Range<usize> {
+        let start = self.pos;
+        if self.next_hidden_eol < self.hidden_eols.len() {
+            return start..start;
+        }
+        let rest = &self.input.as_bytes()[start..];
+        let len = rest
+            .iter()
+            .position(|&byte| byte == b'\n' || stops(byte))
+            .unwrap_or(rest.len());
+        let end = start + len;
+        self.col += self.input[start..end].chars().count();
+        self.pos = end;
+        start..end
+    }
+
     /// Consumes the rest of the line, not its newline (flex's `.*`).
     fn skip_to_eol(&mut self) {
         while self.peek_char().is_some_and(|ch| ch != '\n') {
@@ -537,7 +558,12 @@ impl<'a> Lexer<'a> {
         self.advance_char();
         let mut buf = String::new();
 
-        while let Some(ch) = self.advance_char() {
+        loop {
+            let run = self.advance_run(|byte| byte == b'"' || byte == b'\\');
+            buf.push_str(&self.input[run]);
+            let Some(ch) = self.advance_char() else {
+                break;
+            };
             match ch {
                 '"' => {
                     return self.token(TokenKind::Quoted(buf), line, col, "\"".to_string());
@@ -576,7 +602,12 @@ impl<'a> Lexer<'a> {
         let mut depth: usize = 1;
         let mut buf = String::new();
 
-        while let Some(ch) = self.advance_char() {
+        loop {
+            let run = self.advance_run(|byte| byte == b'<' || byte == b'>');
+            buf.push_str(&self.input[run]);
+            let Some(ch) = self.advance_char() else {
+                break;
+            };
             if ch == '<' {
                 depth += 1;
             } else if ch == '>' {
@@ -744,6 +775,77 @@ mod tests {
         assert_eq!(
             tokens[2].kind,
             TokenKind::Html("<TABLE><TR><TD>hello<BR/>world</TD></TR></TABLE>".to_string())
+        );
+    }
+}
+
+#[cfg(test)]
+mod string_runs {
+    use super::*;
+    use TokenKind::*;
+
+    /// Every token of `src` with its line, column and C line.
+    fn positions(src: &str) -> Vec<(TokenKind, usize, usize, i32)> {
+        let mut lexer = Lexer::new(src);
+        let tokens = lexer.tokenize_all().unwrap();
+        tokens
+            .into_iter()
+            .map(|t| (t.kind, t.line, t.col, t.c_line))
+            .collect()
+    }
+
+    fn text(s: &str) -> String {
+        s.to_owned()
+    }
+
+    /// Strings read a run at a time leave every token where the scanner that read them a
+    /// character at a time left it (the expected values are its own): across lines, around
+    /// escapes and text beyond ASCII, unclosed, and across newlines a NUL hid.
+    #[test]
+    fn strings_read_a_run_at_a_time_keep_every_line_and_column() {
+        assert_eq!(
+            positions("\"a \u{e9}\\\"b\nc\\\\d\\\nx\" <x <y>\u{e9}\n z> w"),
+            [
+                (Quoted(text("a \u{e9}\"b\nc\\\\dx")), 1, 1, 3),
+                (Html(text("x <y>\u{e9}\n z")), 3, 4, 4),
+                (Ident(text("w")), 4, 5, 4),
+                (Eof, 4, 6, 4),
+            ]
+        );
+        assert_eq!(
+            positions("a [label=\"x\u{e9}\u{e9}y\" b=<<B>\u{e9}</B>>] c"),
+            [
+                (Ident(text("a")), 1, 1, 1),
+                (LBracket, 1, 3, 1),
+                (Ident(text("label")), 1, 4, 1),
+                (Equals, 1, 9, 1),
+                (Quoted(text("x\u{e9}\u{e9}y")), 1, 10, 1),
+                (Ident(text("b")), 1, 17, 1),
+                (Equals, 1, 18, 1),
+                (Html(text("<B>\u{e9}</B>")), 1, 19, 1),
+                (RBracket, 1, 29, 1),
+                (Ident(text("c")), 1, 31, 1),
+                (Eof, 1, 32, 1),
+            ]
+        );
+        assert_eq!(positions("\"never closed \u{e9}\nstill"), [(Eof, 2, 6, 2)]);
+        assert_eq!(positions("<never <closed>\n"), [(Eof, 2, 1, 2)]);
+        assert_eq!(
+            reading_file("g.gv", || positions("\"a\0hidden\nb\" <c\0x\nd> e")),
+            [
+                (Quoted(text("ab")), 1, 1, 1),
+                (Html(text("cd")), 2, 4, 1),
+                (Ident(text("e")), 3, 4, 1),
+                (Eof, 3, 5, 1),
+            ]
+        );
+        assert_eq!(
+            reading_file("g.gv", || positions("<\0\nz> \"\0\ny\"")),
+            [
+                (Html(text("z")), 1, 1, 1),
+                (Quoted(text("y")), 2, 4, 1),
+                (Eof, 3, 3, 1),
+            ]
         );
     }
 }

@@ -8,10 +8,13 @@
 //! arrows and the subgraphs split into runs, each thread measures a run of each, and the
 //! results come back in order. graphviz-pure's `dot` sizes every node twice inside its
 //! layout (once for all nodes, once more as it sets each one up) and measures each arrow's
-//! and frame's label; tl-draw's patch of it takes what was measured before the layout
-//! instead ([`lay_out_with_dot`], split into runs in the same way), which the writers then
-//! take as well: each label is parsed and measured once, where it used to be two or three
-//! times.
+//! and frame's label; tl-draw's patch of it takes what was measured instead
+//! ([`lay_out_with_dot`]), which the writers then take as well: each label is parsed and
+//! measured once, where it used to be two or three times. Most graphs have their nodes
+//! measured beside `dot`'s ranking and ordering, which read no size (a second thread takes
+//! runs of nodes from the start; the layout's thread measures the labels, ranks and orders,
+//! then takes the runs left: [`MEASURE_BESIDE`]); the others are measured before the
+//! layout, split into runs in the same way as for the layered engine.
 //!
 //! A thread starts as a layout does ([`begin`]: the graph's character set, image path and a
 //! fresh record of measured text), so each label measures as it would on the layout's
@@ -40,7 +43,7 @@ use graphviz_pure_geom::node_size::{
 /// labels, for the layout and the writer's model. Each node geometry is boxed: the model
 /// moves each one in as a pointer, so no buffer of whole geometries (86 MB on a
 /// 100,000-node drawing) is held beside the model's nodes while it is built.
-pub(crate) use graphviz_pure_layout::Measured;
+pub(crate) use graphviz_pure_layout::{Geometries, Measured};
 
 /// Sets up what a layout of `graph` starts with, before its nodes are sized: a new record
 /// of measured text (so the renderer replays this graph's sizes, not an earlier graph's),
@@ -58,30 +61,48 @@ pub(crate) fn begin(graph: &Graph) {
     );
 }
 
-/// Lays out `graph` with graphviz-pure's `dot`, its nodes measured first as the layered
-/// engine's are (on up to [`MOST_THREADS`] threads), and returns the layout's result
-/// with the geometries for the writers, or `None` where they could not be had (a failure:
-/// the writers then measure, and fail, as they would have). `dot` reads the geometries
-/// instead of sizing every node twice itself (graphviz-pure's `size_graph_nodes`, then its
-/// `dot_init_node`), so each label is parsed and measured once for the layout and the
-/// writers together. `graph` is a parsed graph the layout has not begun on.
+/// Lays out `graph` with graphviz-pure's `dot`, its nodes measured beside its ranking and
+/// ordering where graphviz-pure allows it (`nodes_measurable_beside`), else first as the
+/// layered engine's are (on up to [`MOST_THREADS`] threads), and returns the layout's
+/// result with the geometries for the writers, or `None` where they could not be had (a
+/// failure: the writers then measure, and fail, as they would have). `dot` reads the
+/// geometries instead of sizing every node twice itself (graphviz-pure's
+/// `size_graph_nodes`, then its `dot_init_node`), so each label is parsed and measured once
+/// for the layout and the writers together. `graph` is a parsed graph the layout has not
+/// begun on.
 pub(crate) fn lay_out_with_dot(
     graph: &mut Graph,
 ) -> (graphviz_pure_core::Result<()>, Option<Measured>) {
     begin(graph);
-    match measured(graph) {
-        Ok(measured) => {
-            let (laid_out, measured) =
-                graphviz_pure_layout::layout_dot_with_measured(graph, measured);
+    let laid_out = if graphviz_pure_layout::nodes_measurable_beside(graph) {
+        let (laid_out, measured) =
+            graphviz_pure_layout::layout_dot_measuring_nodes_beside(graph, MEASURE_BESIDE);
+        measured.map(|measured| (laid_out, measured))
+    } else {
+        measured(graph)
+            .ok()
+            .map(|measured| graphviz_pure_layout::layout_dot_with_measured(graph, measured))
+    };
+    match laid_out {
+        Some((laid_out, measured)) => {
             let measured = (measured.nodes.len() == graph.nodes.len()).then_some(measured);
             (laid_out, measured)
         }
-        Err(_) => (
+        // What could not be measured fails or warns as the layout's own measuring does.
+        None => (
             graphviz_pure_layout::layout_graph(graph, graphviz_pure_layout::LayoutEngine::Dot),
             None,
         ),
     }
 }
+
+/// How `dot` measures a graph beside its layout: each thread set up as a layout's, the
+/// nodes and the labels measured as [`measured`] measures them.
+const MEASURE_BESIDE: graphviz_pure_layout::MeasureNodes = graphviz_pure_layout::MeasureNodes {
+    begin,
+    nodes: measure_nodes,
+    labels: measure_labels,
+};
 
 /// The threads the machine runs at once, asked once: the answer reads the process's
 /// affinity and control-group files, which a page of many small layouts would read for each.
@@ -186,6 +207,15 @@ struct Share {
 }
 
 impl Share {
+    /// Every label of `graph` and none of its nodes: what `dot` reads before it places the
+    /// nodes (none past [`MOST_LABELLED`]).
+    fn labels_of(graph: &Graph) -> Share {
+        Share {
+            nodes: 0..0,
+            ..Share::of(graph, 0, 1)
+        }
+    }
+
     /// The `index`th of `count` shares of `graph`; with no labels in a drawing of more than
     /// [`MOST_LABELLED`] arrows and subgraphs.
     fn of(graph: &Graph, index: usize, count: usize) -> Share {
@@ -202,17 +232,43 @@ impl Share {
     }
 }
 
+/// Every label of `graph` and none of its nodes, on this thread: how `dot` measures the
+/// labels while it measures the nodes beside (`graphviz_pure_layout::MeasureNodes`).
+fn measure_labels(graph: &Graph) -> Result<Measured, String> {
+    measure(
+        graph,
+        &Share::labels_of(graph),
+        &NodeSizeEnv::from_graph(graph),
+    )
+}
+
+/// The geometries of `graph`'s nodes `nodes`, in order, as `dot` sizes them: how `dot`
+/// measures the nodes beside its layout (`graphviz_pure_layout::MeasureNodes`).
+fn measure_nodes(graph: &Graph, nodes: Range<usize>) -> Result<Geometries, String> {
+    node_geometries(graph, nodes, &NodeSizeEnv::from_graph(graph))
+}
+
+/// The geometries of `graph`'s nodes `nodes`, in order, each compacted and boxed.
+fn node_geometries(
+    graph: &Graph,
+    nodes: Range<usize>,
+    env: &NodeSizeEnv<'_>,
+) -> Result<Geometries, String> {
+    let mut geometries = Vec::with_capacity(nodes.len());
+    for node in &graph.nodes[nodes] {
+        let mut geometry = node_geometry(node, env).map_err(|e| e.to_string())?;
+        compact::compact(&mut geometry);
+        geometries.push(Box::new(geometry));
+    }
+    Ok(geometries)
+}
+
 /// Measures `share` of `graph`: its nodes as `dot` sizes them, its edges' labels as
 /// `common_init_edge` measures them, and its clusters' labels as `do_graph_label` does
 /// when the drawing is not flipped (the writers' way too); other subgraphs are left to
 /// whoever needs them.
 fn measure(graph: &Graph, share: &Share, env: &NodeSizeEnv<'_>) -> Result<Measured, String> {
-    let mut nodes = Vec::with_capacity(share.nodes.len());
-    for node in &graph.nodes[share.nodes.clone()] {
-        let mut geometry = node_geometry(node, env).map_err(|e| e.to_string())?;
-        compact::compact(&mut geometry);
-        nodes.push(Box::new(geometry));
-    }
+    let nodes = node_geometries(graph, share.nodes.clone(), env)?;
     let directed = graph.kind == GraphKind::Directed;
     let edge_labels = graph.edges[share.edges.clone()]
         .iter()
@@ -340,6 +396,70 @@ mod tests {
         let small = crate::engine::parsed_afresh("digraph { a -> b [label=x] }".into()).unwrap();
         let measured = measured_on(&small, 2).expect("sizes");
         assert_eq!(measured.edge_labels.len(), 1);
+    }
+
+    /// `dot` measures a large enough graph's nodes beside its layout, and hands back the
+    /// geometries and labels one thread measures before it; a node that cannot be measured
+    /// hands nothing back, for the layout to be made again, measured first.
+    #[test]
+    fn nodes_measured_beside_the_layout_are_those_measured_before_it() {
+        for charset in ["utf8", "latin1"] {
+            let mut graph = crate::engine::parsed_afresh(dot(charset).into()).expect("parses");
+            assert!(graphviz_pure_layout::nodes_measurable_beside(&graph));
+            super::begin(&graph);
+            let before = measured_on(&graph, 1).expect("sizes");
+            let (laid_out, beside) = laid_out_beside(&mut graph);
+            laid_out.expect("lays out");
+            assert!(
+                beside == Some(before),
+                "{charset}: measured otherwise beside the layout"
+            );
+        }
+        let mut dot = String::from("digraph G {\n");
+        for index in 1..100 {
+            dot.push_str(&format!("n{} -> n{index}\n", index - 1));
+        }
+        dot.push_str("n5 [shape=polygon sides=100 peripheries=2000000000]\n}");
+        let mut graph = crate::engine::parsed_afresh(dot.into()).expect("parses");
+        super::begin(&graph);
+        let (laid_out, beside) = laid_out_beside(&mut graph);
+        assert!(laid_out.is_err() && beside.is_none());
+    }
+
+    fn laid_out_beside(
+        graph: &mut graphviz_pure_core::Graph,
+    ) -> (graphviz_pure_core::Result<()>, Option<super::Measured>) {
+        graphviz_pure_layout::layout_dot_measuring_nodes_beside(graph, super::MEASURE_BESIDE)
+    }
+
+    /// Ports or compass points named by an arrow, an exterior label, or a layout `dot` does
+    /// not make whole keep the nodes measured before the layout; so do graphs too small to
+    /// repay a thread.
+    #[test]
+    fn graphs_whose_layout_reads_sizes_early_are_measured_first() {
+        let chain = |extra: &str, nodes: usize| {
+            let mut dot = format!("digraph G {{ {extra}\n");
+            for index in 1..nodes {
+                dot.push_str(&format!("n{} -> n{index}\n", index - 1));
+            }
+            dot.push('}');
+            crate::engine::parsed_afresh(dot.into()).expect("parses")
+        };
+        assert!(graphviz_pure_layout::nodes_measurable_beside(&chain(
+            "", 64
+        )));
+        for graph in [
+            chain("", 63),
+            chain("n0:p -> n9", 64),
+            chain("n0 -> n9:s", 64),
+            chain("n0 -> n9 [tailport=e]", 64),
+            chain("edge [headport=p]", 64),
+            chain("n3 [xlabel=x]", 64),
+            chain("pack=true", 64),
+            chain("layout=neato", 64),
+        ] {
+            assert!(!graphviz_pure_layout::nodes_measurable_beside(&graph));
+        }
     }
 
     #[test]

@@ -251,15 +251,21 @@ impl RTree {
             &mut taken,
             &mut partition,
         );
+        // Not in C: each free entry's area combined with each group's cover is kept between
+        // rounds. A round changes one group's cover, so only that group's column is measured
+        // again; `MethodZero` measures both columns every round, with the same results.
+        let combined = |i: usize, cover: &Rect| rect_area(&combine_rect(&buf[i].rect, cover));
+        let mut grown: Vec<[u64; 2]> = (0..total)
+            .map(|i| [combined(i, &cover[0]), combined(i, &cover[1])])
+            .collect();
         while count[0] + count[1] < total && count[0] < total && count[1] < total {
             let (mut set, mut biggest, mut chosen, mut better) = (false, 0u64, 0usize, 0usize);
             for i in 0..total {
                 if taken[i] {
                     continue;
                 }
-                let r = buf[i].rect;
-                let g0 = rect_area(&combine_rect(&r, &cover[0])).wrapping_sub(area[0]);
-                let g1 = rect_area(&combine_rect(&r, &cover[1])).wrapping_sub(area[1]);
+                let g0 = grown[i][0].wrapping_sub(area[0]);
+                let g1 = grown[i][1].wrapping_sub(area[1]);
                 let (diff, group) = if g1 >= g0 { (g1 - g0, 0) } else { (g0 - g1, 1) };
                 if !set || diff > biggest {
                     biggest = diff;
@@ -280,6 +286,11 @@ impl RTree {
                 &mut taken,
                 &mut partition,
             );
+            for (i, grown) in grown.iter_mut().enumerate() {
+                if !taken[i] {
+                    grown[better] = combined(i, &cover[better]);
+                }
+            }
         }
         if count[0] + count[1] < total {
             let group = if count[0] >= total { 1 } else { 0 };

@@ -1260,7 +1260,7 @@ impl Dot<'_> {
         d.null_syms = (&AuxSyms::NULL_NODE, &AuxSyms::NULL_EDGE);
         d.et = et;
         d.dot_init_subg();
-        d.dot_init_node_edge()?;
+        d.dot_init_node_edge(false)?;
         d.dot_rank()?;
         d.dot_mincross()?;
         d.dot_position()?;

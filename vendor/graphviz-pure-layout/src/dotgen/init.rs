@@ -259,24 +259,54 @@ impl<'a> Dot<'a> {
         }
     }
 
-    /// `dot_init_node_edge`
-    pub fn dot_init_node_edge(&mut self) -> Result<(), String> {
+    /// `dot_init_node_edge`. With `sizes_later` (tl-draw's patch), each node is set up
+    /// without its size, which [`Self::init_node_sizes`] gives it before the first step
+    /// that reads one; the nodes it will size are returned.
+    pub fn dot_init_node_edge(&mut self, sizes_later: bool) -> Result<Vec<N>, String> {
         let flip = self.graphs[0].flip();
-        // tl-draw's patch: the nodes measured before the layout are not measured again.
-        let measured = std::mem::take(&mut self.measured_nodes);
-        for n in self.nodes_of(0) {
-            let geometry = self.nodes[n].real.and_then(|r| measured.get(r));
-            if let Err(error) = self.dot_init_node(n, flip, geometry.map(|g| &**g)) {
-                self.measured_nodes = measured;
-                return Err(error);
+        let nodes = self.nodes_of(0);
+        if sizes_later {
+            for &n in &nodes {
+                self.nodes[n].uf_size = 1;
             }
+        } else {
+            // tl-draw's patch: the nodes measured before the layout are not measured again.
+            let measured = std::mem::take(&mut self.measured_nodes);
+            for &n in &nodes {
+                let geometry = self.nodes[n].real.and_then(|r| measured.get(r));
+                if let Err(error) = self.dot_init_node(n, flip, geometry.map(|g| &**g)) {
+                    self.measured_nodes = measured;
+                    return Err(error);
+                }
+            }
+            self.measured_nodes = measured;
         }
-        self.measured_nodes = measured;
         for n in self.nodes_of(0) {
             for e in self.out_edges(0, n) {
                 self.dot_init_edge(e)?;
             }
         }
+        Ok(if sizes_later { nodes } else { Vec::new() })
+    }
+
+    /// tl-draw's patch: gives `nodes`, set up by `dot_init_node_edge(true)`, their sizes,
+    /// as `dot_init_node` would have, from `geometries` (in input node order), and keeps
+    /// the geometries for the writers. Ranking and crossing reduction read no node's size
+    /// (only its ports, which [`crate::nodes_measurable_beside`] requires be unnamed).
+    pub(crate) fn init_node_sizes(
+        &mut self,
+        nodes: &[N],
+        geometries: Vec<Box<graphviz_pure_geom::NodeGeometry>>,
+    ) -> Result<(), String> {
+        let flip = self.graphs[0].flip();
+        for &n in nodes {
+            let geometry = self.nodes[n].real.and_then(|r| geometries.get(r));
+            let uf_size = self.nodes[n].uf_size;
+            let sized = self.dot_init_node(n, flip, geometry.map(|g| &**g));
+            self.nodes[n].uf_size = uf_size;
+            sized?;
+        }
+        self.measured_nodes = geometries;
         Ok(())
     }
 

@@ -29,6 +29,7 @@ pub mod postproc;
 pub mod qsort;
 pub mod rank;
 pub mod sameport;
+pub mod sizing_beside;
 pub mod splinegraph;
 pub mod types;
 pub mod utils;
@@ -289,6 +290,16 @@ impl<'a> Dot<'a> {
 
     /// `dotLayout` (dotinit.c).
     pub fn dot_layout(&mut self) -> std::result::Result<(), String> {
+        self.dot_layout_sizing_nodes(None)
+    }
+
+    /// `dot_layout`, its nodes sized by `sizes` (tl-draw's patch), when given, once ranked
+    /// and ordered: `sizes` gives every node's geometry, in input node order, and may have
+    /// measured them beside the ranking and ordering. With `None` they are sized first.
+    pub(crate) fn dot_layout_sizing_nodes(
+        &mut self,
+        mut sizes: Option<&mut NodeSizes<'_>>,
+    ) -> std::result::Result<(), String> {
         let maxphase = utils::late_int(self.agget(0, "phase"), -1, 1);
         self.set_edge_type();
         // `setAspect` (aspect.c): `sscanf(p, "%lf,%d", ...) > 0`.
@@ -302,22 +313,29 @@ impl<'a> Dot<'a> {
             );
         }
         self.dot_init_subg();
-        self.dot_init_node_edge()?;
+        let unsized_nodes = self.dot_init_node_edge(sizes.is_some())?;
+        // Every way out from here on gives the nodes their sizes first: what the layout leaves
+        // is written with them.
+        let mut sized = |d: &mut Self| match sizes.take() {
+            Some(sizes) => d.init_node_sizes(&unsized_nodes, sizes()?),
+            None => Ok(()),
+        };
         graphviz_pure_core::gv_info!("dotinit.c", 305, "Starting phase 1 [dot_rank]");
         self.dot_rank()?;
         self.gvdump("R");
         if maxphase == 1 {
-            return Ok(());
+            return sized(self);
         }
         graphviz_pure_core::gv_info!("dotinit.c", 311, "Starting phase 2 [dot_mincross]");
         if let Err(e) = self.dot_mincross() {
             if e == mincross::ABORT_LAYOUT {
                 self.aborted = true;
-                return Ok(());
+                return sized(self);
             }
             return Err(e);
         }
         self.gvdump("M");
+        sized(self)?;
         if maxphase == 2 {
             return Ok(());
         }
@@ -350,6 +368,25 @@ thread_local! {
     /// [`layout_dot`] on this thread, and takes back after it.
     pub(crate) static MEASURED: std::cell::Cell<Option<crate::Measured>> =
         const { std::cell::Cell::new(None) };
+    /// tl-draw's patch: how the next [`layout_dot`] on this thread measures its nodes beside
+    /// its ranking and ordering ([`crate::layout_dot_measuring_nodes_beside`]), and, after
+    /// it, whether that measuring failed (the layout is then to be made again, measured
+    /// first).
+    pub(crate) static MEASURE_NODES: std::cell::Cell<Option<sizing_beside::MeasureNodes>> =
+        const { std::cell::Cell::new(None) };
+    pub(crate) static NODES_UNMEASURED: std::cell::Cell<bool> =
+        const { std::cell::Cell::new(false) };
+}
+
+/// tl-draw's patch: gives every node's geometry, in input node order, once asked
+/// ([`Dot::dot_layout_sizing_nodes`]).
+pub(crate) type NodeSizes<'a> =
+    dyn FnMut() -> std::result::Result<sizing_beside::Geometries, String> + 'a;
+
+/// How [`layout_dot_sized`] measures the nodes beside the layout, and whether that failed.
+struct Beside {
+    measure: sizing_beside::MeasureNodes,
+    failed: bool,
 }
 
 /// Lays out `graph` with the dotgen port.
@@ -361,57 +398,144 @@ pub fn layout_dot(graph: &mut Graph) -> Result<()> {
         edge_labels,
         cluster_labels,
     } = MEASURED.take().unwrap_or_default();
+    let mut beside = MEASURE_NODES
+        .take()
+        .filter(|_| measured.is_empty() && crate::nodes_measurable_beside(graph))
+        .map(|measure| Beside {
+            measure,
+            failed: false,
+        });
     let measured = Some(measured).filter(|measured| measured.len() == graph.nodes.len());
     let labels_measured =
         edge_labels.len() == graph.edges.len() && cluster_labels.len() == graph.subgraphs.len();
-    match &measured {
-        Some(measured) => {
-            for (node, geometry) in graph.nodes.iter_mut().zip(measured) {
+    if beside.is_none() {
+        match &measured {
+            Some(measured) => {
+                for (node, geometry) in graph.nodes.iter_mut().zip(measured) {
+                    node.width = geometry.width;
+                    node.height = geometry.height;
+                }
+            }
+            // dot_init_node's common_init_node reports the node diagnostics, in C's place.
+            None => {
+                graphviz_pure_core::diag::quietly(|| graphviz_pure_geom::size_graph_nodes(graph))?
+            }
+        }
+    }
+    let measured = crate::Measured {
+        nodes: measured.unwrap_or_default(),
+        edge_labels: if labels_measured { edge_labels } else { Vec::new() },
+        cluster_labels: if labels_measured { cluster_labels } else { Vec::new() },
+    };
+    let (result, aborted, measured) = layout_dot_sized(graph, measured, beside.as_mut());
+    if let Some(beside) = beside {
+        if beside.failed {
+            NODES_UNMEASURED.set(true);
+            return Err(dot_error(
+                "the nodes could not be measured beside the layout".to_owned(),
+            ));
+        }
+        // The nodes measured beside the layout take their sizes here, where those measured
+        // first took them before it began: the result is applied against them.
+        if result.is_ok() {
+            for (node, geometry) in graph.nodes.iter_mut().zip(&measured.nodes) {
                 node.width = geometry.width;
                 node.height = geometry.height;
             }
         }
-        // dot_init_node's common_init_node reports the node diagnostics, in C's place.
-        None => graphviz_pure_core::diag::quietly(|| graphviz_pure_geom::size_graph_nodes(graph))?,
     }
-    let aborted;
-    let result = {
-        let mut d = Dot::new(graph);
-        d.measured_nodes = measured.unwrap_or_default();
-        if labels_measured {
-            d.measured_edge_labels = edge_labels;
-            d.measured_cluster_labels = cluster_labels;
-        }
-        d.graph_init();
-        let maxphase = utils::late_int(d.agget(0, "phase"), -1, 1);
-        // dot_layout: doDot only when there are nodes; dotneato_postprocess always.
-        if !graph.nodes.is_empty() {
-            pack::do_dot(&mut d, graph).map_err(dot_error)?;
-        }
-        if !d.aborted {
-            d.dotneato_postprocess();
-        }
-        aborted = d.aborted;
-        MEASURED.set(Some(crate::Measured {
-            nodes: std::mem::take(&mut d.measured_nodes),
-            edge_labels: std::mem::take(&mut d.measured_edge_labels),
-            cluster_labels: std::mem::take(&mut d.measured_cluster_labels),
-        }));
-        // dotLayout stops after dot_rank, dot_mincross or dot_position with
-        // attach_phase_attrs(g, 1 or 2), and dot_layout still post-processes what it left
-        // (dotinit.c:306-329, :517). A layout that failed returned before
-        // attach_phase_attrs.
-        // When doDot packed several components, each attached its own phase
-        // (`Dot::node_phase`) and the root's dotLayout never ran.
-        let packed = !d.node_phase.is_empty();
-        let phase_attrs =
-            ((1..=3).contains(&maxphase) && !aborted && !packed).then(|| maxphase.min(2));
-        output::Output::collect(&d, phase_attrs)
-    };
+    let result = result?;
+    MEASURED.set(Some(measured));
     result.apply(graph);
     if aborted {
         // no place_graph_label: labels keep their zeroed position
         crate::common::postproc::labels_at_origin(graph);
     }
     Ok(())
+}
+
+/// The layout of `graph` with what was measured before it (`measured`); when `beside` is
+/// given, its nodes measured beside it and its labels meanwhile, here: the result to apply,
+/// whether the layout aborted, and what was measured, for the writers.
+fn layout_dot_sized(
+    graph: &Graph,
+    mut measured: crate::Measured,
+    mut beside: Option<&mut Beside>,
+) -> (Result<output::Output>, bool, crate::Measured) {
+    let next_run = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        let measure = beside.as_ref().map(|beside| beside.measure);
+        let mut measuring = measure
+            .map(|measure| sizing_beside::Measuring::start(scope, graph, measure, &next_run));
+        if let Some(beside) = beside.as_mut() {
+            match (beside.measure.labels)(graph) {
+                // Labels of any other count are measured by the layout, as in `layout_dot`.
+                Ok(labels)
+                    if labels.edge_labels.len() == graph.edges.len()
+                        && labels.cluster_labels.len() == graph.subgraphs.len() =>
+                {
+                    measured.edge_labels = labels.edge_labels;
+                    measured.cluster_labels = labels.cluster_labels;
+                }
+                Ok(_) => {}
+                Err(error) => {
+                    // Made again, measured first (see `layout_dot`); the nodes left unmeasured.
+                    beside.failed = true;
+                    next_run.store(usize::MAX / 2, std::sync::atomic::Ordering::Relaxed);
+                    return (Err(dot_error(error)), false, crate::Measured::default());
+                }
+            }
+        }
+        let mut d = Dot::new(graph);
+        d.measured_nodes = measured.nodes;
+        d.measured_edge_labels = measured.edge_labels;
+        d.measured_cluster_labels = measured.cluster_labels;
+        d.graph_init();
+        let maxphase = utils::late_int(d.agget(0, "phase"), -1, 1);
+        // dot_layout: doDot only when there are nodes; dotneato_postprocess always.
+        let laid_out = if graph.nodes.is_empty() {
+            Ok(())
+        } else {
+            match measuring.as_mut() {
+                // Measured beside the layout only when `dot` lays the graph out whole, as
+                // `nodes_measurable_beside` makes sure.
+                Some(measuring) => match d.do_dot_mode() {
+                    pack::DoDot::Whole => {
+                        let mut sizes = || measuring.finish();
+                        d.dot_layout_sizing_nodes(Some(&mut sizes))
+                    }
+                    pack::DoDot::Pack(_) => Err("the graph is packed".to_owned()),
+                },
+                None => pack::do_dot(&mut d, graph),
+            }
+        };
+        if let Some(beside) = beside
+            && d.measured_nodes.len() != graph.nodes.len()
+        {
+            // The layout stopped before its nodes were sized, or their measuring failed:
+            // made again, measured first, so that it fails or warns as that layout does.
+            beside.failed = true;
+        }
+        let result = laid_out.map_err(dot_error).map(|()| {
+            if !d.aborted {
+                d.dotneato_postprocess();
+            }
+            // dotLayout stops after dot_rank, dot_mincross or dot_position with
+            // attach_phase_attrs(g, 1 or 2), and dot_layout still post-processes what it
+            // left (dotinit.c:306-329, :517). A layout that failed returned before
+            // attach_phase_attrs.
+            // When doDot packed several components, each attached its own phase
+            // (`Dot::node_phase`) and the root's dotLayout never ran.
+            let packed = !d.node_phase.is_empty();
+            let phase_attrs =
+                ((1..=3).contains(&maxphase) && !d.aborted && !packed).then(|| maxphase.min(2));
+            output::Output::collect(&d, phase_attrs)
+        });
+        let measured = crate::Measured {
+            nodes: std::mem::take(&mut d.measured_nodes),
+            edge_labels: std::mem::take(&mut d.measured_edge_labels),
+            cluster_labels: std::mem::take(&mut d.measured_cluster_labels),
+        };
+        (result, d.aborted, measured)
+    })
 }
