@@ -292,7 +292,8 @@ pub fn layout_dot_measuring_nodes_beside(
 /// and a port or compass point is placed on the node's outline, so no edge may name one; a
 /// node's exterior label is made as the node is sized, before the edges' labels, so none
 /// may have one; and `dot` lays the graph out whole (no `layout`, `pack` or `packmode`).
-/// Below 64 nodes a second thread costs about what it saves.
+/// Below 64 nodes, two of its runs, there is little to share: `tl-layout` measures such a
+/// graph first, on one thread.
 pub fn nodes_measurable_beside(graph: &Graph) -> bool {
     let unnamed = |port: &graphviz_pure_core::Port| port.name.as_deref().is_none_or(str::is_empty);
     graph.nodes.len() >= 64
