@@ -321,14 +321,17 @@ fn rust_tests() -> Result<()> {
     run(Command::new(&cargo)
         .args(["test", "--workspace", "--doc"])
         .current_dir(&root))?;
-    // The patched graphviz-pure crates' own unit tests (not workspace members, so not run
-    // above), but for the parser's five that read graphviz-pure's repository fixtures,
-    // which its published crate does not ship (vendor/README.md). The writers' crate needs
-    // dev-dependencies only its own workspace resolves.
+    // The patched crates' own unit tests (not workspace members, so not run above): every
+    // crate of `vendor/` but the writers', whose dev-dependencies only its own workspace
+    // resolves, and all but the parser's five tests that read graphviz-pure's repository
+    // fixtures, which its published crate does not ship (vendor/README.md).
     let mut vendored = Command::new(&cargo);
-    vendored
-        .arg("test")
-        .args(PATCHED_CRATES_TESTED.iter().flat_map(|name| ["-p", name]));
+    vendored.arg("test");
+    for name in vendored_crates(&root)? {
+        if name != "graphviz-pure-render" {
+            vendored.args(["-p", &name]);
+        }
+    }
     vendored.args(["--lib", "--", "--exact"]);
     for name in PARSER_FIXTURE_TESTS {
         vendored.args(["--skip", name]);
@@ -336,13 +339,21 @@ fn rust_tests() -> Result<()> {
     run(vendored.current_dir(&root))
 }
 
-/// The patched crates whose unit tests the Rust tests run.
-const PATCHED_CRATES_TESTED: [&str; 4] = [
-    "graphviz-pure-core",
-    "graphviz-pure-parser",
-    "graphviz-pure-geom",
-    "graphviz-pure-layout",
-];
+/// The crates of `vendor/` (each folder the crate of its name), sorted.
+fn vendored_crates(root: &Path) -> Result<Vec<String>> {
+    let folder = root.join("vendor");
+    let unreadable = |e: std::io::Error| format!("cannot read {}: {e}", folder.display());
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(&folder).map_err(unreadable)? {
+        let path = entry.map_err(unreadable)?.path();
+        let name = path.file_name().and_then(OsStr::to_str);
+        if let (true, Some(name)) = (path.join("Cargo.toml").is_file(), name) {
+            names.push(name.to_owned());
+        }
+    }
+    names.sort();
+    Ok(names)
+}
 
 /// The parser's unit tests that read graphviz-pure's repository fixtures.
 const PARSER_FIXTURE_TESTS: [&str; 5] = [

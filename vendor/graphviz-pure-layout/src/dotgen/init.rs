@@ -278,10 +278,11 @@ impl<'a> Dot<'a> {
                     self.measured_nodes = measured;
                     return Err(error);
                 }
+                self.nodes[n].uf_size = 1;
             }
             self.measured_nodes = measured;
         }
-        for n in self.nodes_of(0) {
+        for &n in &nodes {
             for e in self.out_edges(0, n) {
                 self.dot_init_edge(e)?;
             }
@@ -289,10 +290,10 @@ impl<'a> Dot<'a> {
         Ok(if sizes_later { nodes } else { Vec::new() })
     }
 
-    /// tl-draw's patch: gives `nodes`, set up by `dot_init_node_edge(true)`, their sizes,
-    /// as `dot_init_node` would have, from `geometries` (in input node order), and keeps
-    /// the geometries for the writers. Ranking and crossing reduction read no node's size
-    /// (only its ports, which [`crate::nodes_measurable_beside`] requires be unnamed).
+    /// tl-draw's patch: gives `nodes`, set up by `dot_init_node_edge(true)`, their sizes
+    /// from `geometries` (in input node order), and keeps the geometries for the writers.
+    /// Ranking and crossing reduction read no node's size (only its ports, which
+    /// [`crate::nodes_measurable_beside`] requires be unnamed).
     pub(crate) fn init_node_sizes(
         &mut self,
         nodes: &[N],
@@ -301,17 +302,16 @@ impl<'a> Dot<'a> {
         let flip = self.graphs[0].flip();
         for &n in nodes {
             let geometry = self.nodes[n].real.and_then(|r| geometries.get(r));
-            let uf_size = self.nodes[n].uf_size;
-            let sized = self.dot_init_node(n, flip, geometry.map(|g| &**g));
-            self.nodes[n].uf_size = uf_size;
-            sized?;
+            self.dot_init_node(n, flip, geometry.map(|g| &**g))?;
         }
         self.measured_nodes = geometries;
         Ok(())
     }
 
-    /// `measured`: the node's geometry measured before the layout (tl-draw's patch), or
-    /// `None` to measure it here.
+    /// `dot_init_node` but for the union-find count, which `dot_init_node_edge` sets (so
+    /// that sizing a node after ranking keeps the count ranking left): the node's size,
+    /// shape and exterior label. `measured`: the node's geometry measured before the layout
+    /// (tl-draw's patch), or `None` to measure it here.
     fn dot_init_node(
         &mut self,
         n: N,
@@ -353,7 +353,6 @@ impl<'a> Dot<'a> {
         info.lw = lw;
         info.rw = rw;
         info.ht = ht;
-        info.uf_size = 1;
         if let Some(xl) = &geom.xlabel {
             let l = self.push_label_text(xl, xlabel_text.unwrap_or_default());
             self.nodes[n].xlabel = Some(l);

@@ -383,68 +383,39 @@ thread_local! {
 pub(crate) type NodeSizes<'a> =
     dyn FnMut() -> std::result::Result<sizing_beside::Geometries, String> + 'a;
 
-/// How [`layout_dot_sized`] measures the nodes beside the layout, and whether that failed.
-struct Beside {
-    measure: sizing_beside::MeasureNodes,
-    failed: bool,
-}
-
 /// Lays out `graph` with the dotgen port.
 pub fn layout_dot(graph: &mut Graph) -> Result<()> {
     // tl-draw's patch: geometries measured before the layout stand for both of its sizings,
     // and labels measured before it for its own measuring of them.
-    let crate::Measured {
-        nodes: measured,
-        edge_labels,
-        cluster_labels,
-    } = MEASURED.take().unwrap_or_default();
-    let mut beside = MEASURE_NODES
+    let mut measured = MEASURED.take().unwrap_or_default();
+    let beside = MEASURE_NODES
         .take()
-        .filter(|_| measured.is_empty() && crate::nodes_measurable_beside(graph))
-        .map(|measure| Beside {
-            measure,
-            failed: false,
-        });
-    let measured = Some(measured).filter(|measured| measured.len() == graph.nodes.len());
-    let labels_measured =
-        edge_labels.len() == graph.edges.len() && cluster_labels.len() == graph.subgraphs.len();
+        .filter(|_| measured.nodes.is_empty() && crate::nodes_measurable_beside(graph));
+    let nodes_measured = measured.nodes.len() == graph.nodes.len();
+    if !nodes_measured {
+        measured.nodes = Vec::new();
+    }
+    measured.keep_labels_only_of(graph);
     if beside.is_none() {
-        match &measured {
-            Some(measured) => {
-                for (node, geometry) in graph.nodes.iter_mut().zip(measured) {
-                    node.width = geometry.width;
-                    node.height = geometry.height;
-                }
-            }
+        if nodes_measured {
+            take_sizes(graph, &measured.nodes);
+        } else {
             // dot_init_node's common_init_node reports the node diagnostics, in C's place.
-            None => {
-                graphviz_pure_core::diag::quietly(|| graphviz_pure_geom::size_graph_nodes(graph))?
-            }
+            graphviz_pure_core::diag::quietly(|| graphviz_pure_geom::size_graph_nodes(graph))?
         }
     }
-    let measured = crate::Measured {
-        nodes: measured.unwrap_or_default(),
-        edge_labels: if labels_measured { edge_labels } else { Vec::new() },
-        cluster_labels: if labels_measured { cluster_labels } else { Vec::new() },
+    let Some((result, aborted, measured)) = layout_dot_sized(graph, measured, beside) else {
+        NODES_UNMEASURED.set(true);
+        return Err(dot_error(
+            "the nodes could not be measured beside the layout".to_owned(),
+        ));
     };
-    let (result, aborted, measured) = layout_dot_sized(graph, measured, beside.as_mut());
-    if let Some(beside) = beside {
-        if beside.failed {
-            NODES_UNMEASURED.set(true);
-            return Err(dot_error(
-                "the nodes could not be measured beside the layout".to_owned(),
-            ));
-        }
+    let result = result?;
+    if beside.is_some() {
         // The nodes measured beside the layout take their sizes here, where those measured
         // first took them before it began: the result is applied against them.
-        if result.is_ok() {
-            for (node, geometry) in graph.nodes.iter_mut().zip(&measured.nodes) {
-                node.width = geometry.width;
-                node.height = geometry.height;
-            }
-        }
+        take_sizes(graph, &measured.nodes);
     }
-    let result = result?;
     MEASURED.set(Some(measured));
     result.apply(graph);
     if aborted {
@@ -454,37 +425,51 @@ pub fn layout_dot(graph: &mut Graph) -> Result<()> {
     Ok(())
 }
 
+/// Sets each node's width and height from its measured geometry.
+fn take_sizes(graph: &mut Graph, geometries: &[Box<graphviz_pure_geom::NodeGeometry>]) {
+    for (node, geometry) in graph.nodes.iter_mut().zip(geometries) {
+        node.width = geometry.width;
+        node.height = geometry.height;
+    }
+}
+
+impl crate::Measured {
+    /// Drops the labels unless there are as many as `graph` has edges and subgraphs: labels
+    /// of any other count are measured by the layout.
+    fn keep_labels_only_of(&mut self, graph: &Graph) {
+        if self.edge_labels.len() != graph.edges.len()
+            || self.cluster_labels.len() != graph.subgraphs.len()
+        {
+            self.edge_labels = Vec::new();
+            self.cluster_labels = Vec::new();
+        }
+    }
+}
+
 /// The layout of `graph` with what was measured before it (`measured`); when `beside` is
 /// given, its nodes measured beside it and its labels meanwhile, here: the result to apply,
-/// whether the layout aborted, and what was measured, for the writers.
+/// whether the layout aborted, and what was measured, for the writers. `None` where the
+/// nodes could not be measured beside it (the measuring failed, or the layout stopped
+/// before sizing them): it is then to be made again, measured first, so that it fails or
+/// warns as that layout does.
 fn layout_dot_sized(
     graph: &Graph,
     mut measured: crate::Measured,
-    mut beside: Option<&mut Beside>,
-) -> (Result<output::Output>, bool, crate::Measured) {
+    beside: Option<sizing_beside::MeasureNodes>,
+) -> Option<(Result<output::Output>, bool, crate::Measured)> {
     let next_run = std::sync::atomic::AtomicUsize::new(0);
     std::thread::scope(|scope| {
-        let measure = beside.as_ref().map(|beside| beside.measure);
-        let mut measuring = measure
+        let mut measuring = beside
             .map(|measure| sizing_beside::Measuring::start(scope, graph, measure, &next_run));
-        if let Some(beside) = beside.as_mut() {
-            match (beside.measure.labels)(graph) {
-                // Labels of any other count are measured by the layout, as in `layout_dot`.
-                Ok(labels)
-                    if labels.edge_labels.len() == graph.edges.len()
-                        && labels.cluster_labels.len() == graph.subgraphs.len() =>
-                {
-                    measured.edge_labels = labels.edge_labels;
-                    measured.cluster_labels = labels.cluster_labels;
-                }
-                Ok(_) => {}
-                Err(error) => {
-                    // Made again, measured first (see `layout_dot`); the nodes left unmeasured.
-                    beside.failed = true;
-                    next_run.store(usize::MAX / 2, std::sync::atomic::Ordering::Relaxed);
-                    return (Err(dot_error(error)), false, crate::Measured::default());
-                }
-            }
+        if let Some(measure) = beside {
+            let Ok(mut labels) = (measure.labels)(graph) else {
+                // The nodes are left unmeasured.
+                next_run.store(usize::MAX / 2, std::sync::atomic::Ordering::Relaxed);
+                return None;
+            };
+            labels.keep_labels_only_of(graph);
+            measured.edge_labels = labels.edge_labels;
+            measured.cluster_labels = labels.cluster_labels;
         }
         let mut d = Dot::new(graph);
         d.measured_nodes = measured.nodes;
@@ -509,12 +494,8 @@ fn layout_dot_sized(
                 None => pack::do_dot(&mut d, graph),
             }
         };
-        if let Some(beside) = beside
-            && d.measured_nodes.len() != graph.nodes.len()
-        {
-            // The layout stopped before its nodes were sized, or their measuring failed:
-            // made again, measured first, so that it fails or warns as that layout does.
-            beside.failed = true;
+        if beside.is_some() && d.measured_nodes.len() != graph.nodes.len() {
+            return None;
         }
         let result = laid_out.map_err(dot_error).map(|()| {
             if !d.aborted {
@@ -536,6 +517,6 @@ fn layout_dot_sized(
             edge_labels: std::mem::take(&mut d.measured_edge_labels),
             cluster_labels: std::mem::take(&mut d.measured_cluster_labels),
         };
-        (result, d.aborted, measured)
+        Some((result, d.aborted, measured))
     })
 }
