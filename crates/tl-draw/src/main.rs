@@ -5,6 +5,10 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+// Cairo taken into the program from its archives where the system has them (build.rs), so
+// that it starts with 3 shared libraries to load instead of 24.
+include!(concat!(env!("OUT_DIR"), "/static_cairo.rs"));
+
 fn main() -> std::process::ExitCode {
     // Interrupted (Ctrl-C, `kill`, a closed terminal): remove the temporary file of a write
     // under way, leave every output as it was, and exit as interrupted programs do.
