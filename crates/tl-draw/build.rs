@@ -1,9 +1,10 @@
 //! Links cairo, and the C libraries it needs, into the `tl-draw` program itself when the
 //! system has their static archives (Debian's `libcairo2-dev` and the packages it pulls in
 //! ship them). The program then starts with 3 shared libraries to load instead of 24, which
-//! is 1-4 ms of every drawing (docs/performance.md, "cairo linked into the program").
+//! is 1-3 ms of every drawing (docs/performance.md, "Cairo linked into the program").
 //!
-//! Only the program (`rustc-link-arg-bins`): the Python module is itself a shared library,
+//! Only the program: the archives are named by `#[link]` blocks in a file that `src/main.rs`
+//! includes, which the library does not. The Python module is itself a shared library,
 //! which these archives (built for executables, not `-fPIC`) cannot go into, and users of the
 //! library crates link as `cairo-sys-rs` says. Anything short of every archive (no
 //! `pkg-config`, no compiler to ask, a cross build, another system) leaves the link as it
