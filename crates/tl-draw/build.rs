@@ -80,63 +80,58 @@ fn link_attributes(libraries: &[String]) -> String {
 /// from them (the C library's own parts left out: they stay shared); `None` when any
 /// archive is missing.
 fn static_cairo() -> Option<(Vec<PathBuf>, Vec<String>)> {
-    let folders = search_folders()?;
-    let mut libraries = libraries_of_cairo()?;
+    let listed = pkg_config(&["--static", "--libs", "cairo"])?;
+    let flags: Vec<&str> = listed.split_whitespace().collect();
+    let folders: Vec<PathBuf> = flags
+        .iter()
+        .filter_map(|flag| flag.strip_prefix("-L"))
+        .map(PathBuf::from)
+        .collect();
+    let mut libraries = in_link_order(flags.iter().filter_map(|flag| flag.strip_prefix("-l")));
+    if libraries.first().is_none_or(|first| first != "cairo") {
+        return None;
+    }
     libraries.retain(|library| {
         let unused = UNUSED.iter().any(|start| library.starts_with(start));
         !unused && !C_LIBRARY.contains(&library.as_str())
     });
-    for library in &libraries {
+    let searched: Vec<PathBuf> = folders.iter().cloned().chain(compiler_folders()).collect();
+    let archived = |library: &String| {
         let file = format!("lib{library}.a");
-        let in_folders = folders.iter().any(|folder| folder.join(&file).is_file());
-        if !in_folders && compiler_finds(&file).is_none() {
-            return None;
-        }
-    }
-    Some((folders, libraries))
+        searched.iter().any(|folder| folder.join(&file).is_file())
+    };
+    libraries
+        .iter()
+        .all(archived)
+        .then_some((folders, libraries))
 }
 
-/// Cairo's libraries as `pkg-config --static` lists them, each once, at its last place:
-/// every library comes after the ones that use it, as a static link needs.
-fn libraries_of_cairo() -> Option<Vec<String>> {
-    let listed = pkg_config(&["--static", "--libs-only-l", "cairo"])?;
-    let names: Vec<&str> = listed
-        .split_whitespace()
-        .filter_map(|flag| flag.strip_prefix("-l"))
-        .collect();
+/// Libraries as `pkg-config --static` lists them, each once, at its last place: every
+/// library comes after the ones that use it, as a static link needs.
+fn in_link_order<'a>(listed: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let names: Vec<&str> = listed.collect();
     let last_places = names
         .iter()
         .enumerate()
         .filter(|(place, name)| !names[place + 1..].contains(name))
         .map(|(_, name)| (*name).to_owned());
-    let libraries: Vec<String> = last_places.collect();
-    libraries
-        .first()
-        .is_some_and(|first| first == "cairo")
-        .then_some(libraries)
+    last_places.collect()
 }
 
-/// The folders `pkg-config` names for cairo's libraries (system folders it leaves out are
-/// asked of the compiler, [`compiler_finds`]).
-fn search_folders() -> Option<Vec<PathBuf>> {
-    let listed = pkg_config(&["--static", "--libs-only-L", "cairo"])?;
-    let folders = listed
-        .split_whitespace()
-        .filter_map(|flag| flag.strip_prefix("-L"))
-        .map(PathBuf::from);
-    Some(folders.collect())
-}
-
-/// Where the C compiler would take `file` from, if it has it.
-fn compiler_finds(file: &str) -> Option<PathBuf> {
+/// The folders the C compiler takes libraries from (the system's, which `pkg-config`
+/// leaves out); none when there is no compiler to ask.
+fn compiler_folders() -> Vec<PathBuf> {
     let compiler = std::env::var("CC").unwrap_or_else(|_| "cc".to_owned());
-    let output = Command::new(compiler)
-        .arg(format!("-print-file-name={file}"))
-        .output()
-        .ok()?;
-    let found = PathBuf::from(String::from_utf8(output.stdout).ok()?.trim());
-    // A compiler that does not find the file prints its name back, not a path.
-    (output.status.success() && found.is_absolute() && found.is_file()).then_some(found)
+    let output = Command::new(compiler).arg("-print-search-dirs").output();
+    let Ok(output) = output.map(|output| String::from_utf8_lossy(&output.stdout).into_owned())
+    else {
+        return Vec::new();
+    };
+    let listed = output
+        .lines()
+        .find_map(|line| line.strip_prefix("libraries: ="))
+        .unwrap_or_default();
+    listed.split(':').map(PathBuf::from).collect()
 }
 
 fn pkg_config(arguments: &[&str]) -> Option<String> {
