@@ -1,6 +1,7 @@
-//! The laid-out drawing as parsed drawing operations ([`TextFormat::Painting`]): what the
-//! painter reads, without writing JSON and reading it back (on GPT-2 small that round trip
-//! was about a fifth of a PDF's time).
+//! The laid-out drawing as drawing operations ([`TextFormat::Painting`]): what the painter
+//! reads, without writing JSON and reading it back (on GPT-2 small that round trip was about
+//! a fifth of a PDF's time), and, where its strings allow, without the xdot text of each
+//! object either (graphviz-pure-render's `xdot_drawing`, `vendor/README.md`).
 //!
 //! Invariant: a [`Painting`] holds exactly what the built-in engines' `json` output holds
 //! for painting, in its order (subgraphs in the JSON's preorder, then nodes, edges in graph
@@ -92,8 +93,7 @@ impl Painting {
             .iter()
             .map(|&s| named(graph.subgraph_name(s)))
             .collect();
-        for (object, attribute, text) in drawn.sets {
-            let mut ops = graphviz_pure_core::xdot::parse_xdot(&text);
+        for (object, attribute, mut ops) in drawn.sets {
             ops.iter_mut().for_each(as_text);
             let list = match object {
                 XdotObject::Graph => object_list(&mut painting.graph, attribute),

@@ -14,6 +14,7 @@ mod map_engine;
 pub mod plugins;
 mod svg_engine;
 mod xdot_engine;
+mod xdot_ops;
 
 /// Renders `-Tdot` (`xdot == false`) or `-Txdot`.
 pub fn render_dot_positioned(graph: &Graph, xdot: bool) -> String {
@@ -373,6 +374,33 @@ fn begin_render(graph: &Graph) {
 /// transformer); a larger text grows once.
 const SVG_BYTES_PER_OBJECT: usize = 1024;
 
+/// What the xdot job sets on each object of the model `m`, in `W`'s form.
+fn xdot_sets<W: xdot_engine::XdotWriter>(
+    m: &emit::model::Model<'_>,
+    version: Option<&str>,
+    y_off: f64,
+) -> Vec<(XdotObject, &'static str, W)> {
+    let engine = xdot_engine::XdotEngine::<W>::new(version, None, y_off);
+    let nested = emit::RunJob {
+        job: None,
+        output_file: false,
+    };
+    let (engine, _) = emit::run_job(m, engine, nested);
+    engine
+        .sets
+        .into_iter()
+        .map(|(kind, name, value)| {
+            let object = match kind {
+                emit::job::ObjKind::Root => XdotObject::Graph,
+                emit::job::ObjKind::Cluster(c) => XdotObject::Subgraph(m.clusters[c].sub),
+                emit::job::ObjKind::Node(n) => XdotObject::Node(n),
+                emit::job::ObjKind::Edge(e) => XdotObject::Edge(e),
+            };
+            (object, name, value)
+        })
+        .collect()
+}
+
 /// tl-draw's patch: an object of the graph the xdot job draws ([`XdotDrawing`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum XdotObject {
@@ -386,16 +414,20 @@ pub enum XdotObject {
     Edge(usize),
 }
 
-/// tl-draw's patch: what the `json` job draws, as its xdot job's text per object, without
-/// the JSON text ([`GraphJobs::xdot_drawing`]).
+/// tl-draw's patch: what the `json` job draws, as its xdot job's operations per object,
+/// without the JSON text ([`GraphJobs::xdot_drawing`]).
 #[derive(Debug, Clone, Default)]
 pub struct XdotDrawing {
     /// The bounding box as the `json` output's `bb` writes it (`"%.5g,%.5g,%.5g,%.5g"`).
     pub bb: String,
-    /// `(object, attribute, xdot text)` in the order the job set them (`_draw_`, `_ldraw_`,
-    /// `_hdraw_`, `_tdraw_`, `_hldraw_`, `_tldraw_`, `xdotversion`); a later value of one
-    /// object's attribute replaces an earlier one, as on the graph.
-    pub sets: Vec<(XdotObject, &'static str, String)>,
+    /// `(object, attribute, operations)` in the order the job set them (`_draw_`,
+    /// `_ldraw_`, `_hdraw_`, `_tdraw_`, `_hldraw_`, `_tldraw_`), the operations as
+    /// `parse_xdot` reads the attribute's text; a later value of one object's attribute
+    /// replaces an earlier one, as on the graph.
+    pub sets: Vec<(XdotObject, &'static str, Vec<graphviz_pure_core::xdot::Op>)>,
+    /// Whether the operations were read from the xdot text: asked for, or a string or
+    /// number of the drawing is one whose text may not read back as itself ([`xdot_ops`]).
+    pub read_from_text: bool,
     /// The subgraphs in the `json` output's order (their `_gvid`s: outer before inner).
     pub subgraph_order: Vec<usize>,
 }
@@ -479,11 +511,23 @@ impl<'g> GraphJobs<'g> {
         std::mem::take(&mut self.stdout)
     }
 
-    /// tl-draw's patch: the drawing operations the `json` job writes, as the xdot text of
-    /// each object, for a caller that paints them: the xdot job `json_begin_graph` runs,
-    /// without attaching the layout's attributes to a copy of the graph or writing JSON
-    /// (which took as long as the xdot job itself). Takes the measured nodes as a job does.
+    /// tl-draw's patch: the drawing operations the `json` job writes, for a caller that
+    /// paints them: what the xdot job `json_begin_graph` runs sets on each object, as
+    /// `parse_xdot` reads it back, without writing the xdot text where the values are
+    /// certain to be the same ([`xdot_ops`]), nor attaching the layout's attributes to a
+    /// copy of the graph or writing JSON (which took as long as the xdot job itself). Takes
+    /// the measured nodes as a job does.
     pub fn xdot_drawing(&mut self) -> Result<XdotDrawing> {
+        self.xdot_drawing_with(false)
+    }
+
+    /// [`Self::xdot_drawing`] read from the xdot text every time, as the `json` writer
+    /// reads it: what the operations written without text are held to.
+    pub fn xdot_drawing_read_from_text(&mut self) -> Result<XdotDrawing> {
+        self.xdot_drawing_with(true)
+    }
+
+    fn xdot_drawing_with(&mut self, from_text: bool) -> Result<XdotDrawing> {
         let graph = self.graph;
         let version = self
             .cgraph
@@ -496,29 +540,29 @@ impl<'g> GraphJobs<'g> {
             begin_render(graph);
             let m = drawn_model(graph, OutputFormat::Json, &mut self.measured)?;
             let y_off = emit::y_offset(m.bb);
-            let eng = xdot_engine::XdotEngine::new(version.as_deref(), None, y_off);
-            let nested = emit::RunJob {
-                job: None,
-                output_file: false,
+            let version = version.as_deref();
+            let written = (!from_text)
+                .then(|| xdot_sets::<xdot_ops::OpList>(&m, version, y_off))
+                .filter(|sets| sets.iter().all(|(_, _, list)| !list.inexact));
+            let read_from_text = written.is_none();
+            let sets = match written {
+                Some(sets) => sets
+                    .into_iter()
+                    .map(|(object, name, list)| (object, name, list.ops))
+                    .collect(),
+                None => xdot_sets::<String>(&m, version, y_off)
+                    .into_iter()
+                    .filter(|(_, name, _)| *name != "xdotversion")
+                    .map(|(object, name, text)| {
+                        (object, name, graphviz_pure_core::xdot::parse_xdot(&text))
+                    })
+                    .collect(),
             };
-            let (eng, _) = emit::run_job(&m, eng, nested);
-            let sets = eng
-                .sets
-                .into_iter()
-                .map(|(kind, name, value)| {
-                    let object = match kind {
-                        emit::job::ObjKind::Root => XdotObject::Graph,
-                        emit::job::ObjKind::Cluster(c) => XdotObject::Subgraph(m.clusters[c].sub),
-                        emit::job::ObjKind::Node(n) => XdotObject::Node(n),
-                        emit::job::ObjKind::Edge(e) => XdotObject::Edge(e),
-                    };
-                    (object, name, value)
-                })
-                .collect();
             Ok(XdotDrawing {
                 bb: emit::output::bb_text(m.bb, y_off),
                 sets,
                 subgraph_order: json::subgraphs_in_json_order(graph),
+                read_from_text,
             })
         })
     }

@@ -27,20 +27,217 @@ fn buf_of(s: EmitState) -> usize {
     }
 }
 
-fn escape_backslashes(s: &str) -> String {
-    s.replace('\\', "\\\\")
+/// What the engine writes one object's operations into (`xbufs[]`): xdot text, as the
+/// `xdot` and `json` writers set it on the graph, or (tl-draw's patch) the operations that
+/// text reads back as ([`crate::xdot_ops::OpList`]), for the painter. A single point comes
+/// with `y` already through `yDir`; lists and gradients with the offset that puts theirs
+/// through it.
+pub(crate) trait XdotWriter: Default {
+    fn is_empty(&self) -> bool;
+    /// `c` (pen) or `C` (fill) with a colour.
+    fn color(&mut self, fill: bool, color: &str);
+    /// `C` with a gradient.
+    fn gradient(&mut self, gradient: &Gradient);
+    /// `S`.
+    fn style(&mut self, style: &str);
+    /// `F`.
+    fn font(&mut self, size: f64, name: &str);
+    /// `t`.
+    fn font_flags(&mut self, bits: u32);
+    /// `T`.
+    fn text(&mut self, at: Point, just: i32, width: f64, text: &str);
+    /// `p`, `P`, `b`, `B` or `L`.
+    fn points(&mut self, op: char, points: &[Point], y_off: f64);
+    /// `e` or `E`, from the corner point `at`.
+    fn ellipse(&mut self, filled: bool, at: Point, width: f64, height: f64);
+    /// `I`.
+    fn image(&mut self, at: Point, width: f64, height: f64, name: &str);
+    /// A label's operations as they are set on the graph (its text's backslashes doubled).
+    fn escaped(self) -> Self;
+    /// The `xdotversion` value to set on the graph, for a writer whose sets are attributes.
+    fn version_attribute(version: &str) -> Option<Self>;
 }
 
-pub(crate) struct XdotEngine {
+/// A gradient fill (`xdot_gradient_fillcolor`): its geometry, `y` not yet through `yDir`,
+/// and two stops.
+pub(crate) struct Gradient {
+    pub shape: GradientShape,
+    pub stops: [(f64, [u8; 4]); 2],
+    pub y_off: f64,
+}
+
+pub(crate) enum GradientShape {
+    /// From one point to the other.
+    Linear([Point; 2]),
+    /// From the inner circle to the outer one.
+    Radial {
+        inner: Point,
+        inner_radius: f64,
+        outer: Point,
+        outer_radius: f64,
+    },
+}
+
+/// The text of a colour: `#rrggbb`, with `aa` when not opaque.
+pub(crate) fn color_str(rgba: [u8; 4]) -> String {
+    if rgba[3] == 0xff {
+        format!("#{:02x}{:02x}{:02x}", rgba[0], rgba[1], rgba[2])
+    } else {
+        format!(
+            "#{:02x}{:02x}{:02x}{:02x}",
+            rgba[0], rgba[1], rgba[2], rgba[3]
+        )
+    }
+}
+
+/// A gradient stop's position as xdot text writes it: `%.03f`, trailing zeros removed.
+pub(crate) fn stop_text(position: f64) -> String {
+    trim_zeros(super::emit::num::c_fixed(position, 3))
+}
+
+impl XdotWriter for String {
+    fn is_empty(&self) -> bool {
+        str::is_empty(self)
+    }
+
+    fn color(&mut self, fill: bool, color: &str) {
+        str_(self, if fill { "C " } else { "c " }, color);
+    }
+
+    fn gradient(&mut self, gradient: &Gradient) {
+        let y_off = gradient.y_off;
+        let mut xb = String::new();
+        match gradient.shape {
+            GradientShape::Linear([from, to]) => {
+                xb.push('[');
+                point(&mut xb, from, y_off);
+                point(&mut xb, to, y_off);
+            }
+            GradientShape::Radial {
+                inner,
+                inner_radius,
+                outer,
+                outer_radius,
+            } => {
+                xb.push('(');
+                point(&mut xb, inner, y_off);
+                push_xdot_num(&mut xb, inner_radius);
+                xb.push(' ');
+                point(&mut xb, outer, y_off);
+                push_xdot_num(&mut xb, outer_radius);
+                xb.push(' ');
+            }
+        }
+        xb.push_str("2 ");
+        for (position, color) in gradient.stops {
+            xb.push_str(&stop_text(position));
+            xb.push(' ');
+            let cs = color_str(color);
+            let _ = write!(
+                xb,
+                "{} -{cs} ",
+                graphviz_pure_core::charset::encode(&cs).len()
+            );
+        }
+        xb.pop();
+        xb.push(match gradient.shape {
+            GradientShape::Linear(_) => ']',
+            GradientShape::Radial { .. } => ')',
+        });
+        str_(self, "C ", &xb);
+    }
+
+    fn style(&mut self, style: &str) {
+        str_(self, "S ", style);
+    }
+
+    fn font(&mut self, size: f64, name: &str) {
+        self.push_str("F ");
+        push_xdot_num(self, size);
+        self.push(' ');
+        str_(self, "", name);
+    }
+
+    fn font_flags(&mut self, bits: u32) {
+        let _ = write!(self, "t {bits} ");
+    }
+
+    fn text(&mut self, at: Point, just: i32, width: f64, text: &str) {
+        self.push_str("T ");
+        push_xdot_num(self, at.x);
+        self.push(' ');
+        push_xdot_num(self, at.y);
+        self.push(' ');
+        let _ = write!(self, "{just} ");
+        push_xdot_num(self, width);
+        self.push(' ');
+        str_(self, "", text);
+    }
+
+    fn points(&mut self, op: char, points: &[Point], y_off: f64) {
+        let _ = write!(self, "{op} {} ", points.len());
+        for p in points {
+            point(self, *p, y_off);
+        }
+    }
+
+    fn ellipse(&mut self, filled: bool, at: Point, width: f64, height: f64) {
+        self.push_str(if filled { "E " } else { "e " });
+        push_xdot_num(self, at.x);
+        self.push(' ');
+        push_xdot_num(self, at.y);
+        self.push(' ');
+        push_xdot_num(self, width);
+        self.push(' ');
+        push_xdot_num(self, height);
+        self.push(' ');
+    }
+
+    fn image(&mut self, at: Point, width: f64, height: f64, name: &str) {
+        self.push_str("I ");
+        for v in [at.x, at.y, width, height] {
+            push_xdot_num(self, v);
+            self.push(' ');
+        }
+        str_(self, "", name);
+    }
+
+    fn escaped(self) -> Self {
+        self.replace('\\', "\\\\")
+    }
+
+    fn version_attribute(version: &str) -> Option<Self> {
+        Some(version.to_string())
+    }
+}
+
+/// A string operand: its length in bytes, `-`, the string.
+fn str_(b: &mut String, pfx: &str, s: &str) {
+    let _ = write!(
+        b,
+        "{pfx}{} -{s} ",
+        graphviz_pure_core::charset::encode(s).len()
+    );
+}
+
+/// `xdot_point`: `y` through `yDir` with the offset `attach_attrs_and_arrows` returned.
+fn point(buf: &mut String, p: Point, y_off: f64) {
+    push_xdot_num(buf, p.x);
+    buf.push(' ');
+    push_xdot_num(buf, crate::emit::y_dir(p.y, y_off));
+    buf.push(' ');
+}
+
+pub(crate) struct XdotEngine<W = String> {
     /// The versioned format (`xdot1.2`, `xdot1.4`) this engine renders, if any.
     fixed: Option<&'static str>,
     pub version: u16,
     pub version_s: String,
-    bufs: [String; 8],
+    bufs: [W; 8],
     penwidth: [f64; 12],
     textflags: [u32; 12],
     /// Attributes to set: object, name, value.
-    pub sets: Vec<(ObjKind, &'static str, String)>,
+    pub sets: Vec<(ObjKind, &'static str, W)>,
     /// `xd->yOff`: the offset `attach_attrs_and_arrows` returned, for `yDir`.
     y_off: f64,
 }
@@ -56,7 +253,7 @@ fn version_num(s: &str) -> u16 {
     us as u16
 }
 
-impl XdotEngine {
+impl<W: XdotWriter> XdotEngine<W> {
     /// `xdot_begin_graph` for format `xdot` (`fixed` is `Some("1.2")`/`Some("1.4")` for the
     /// versioned formats).
     pub fn new(xdotversion_attr: Option<&str>, fixed: Option<&str>, y_off: f64) -> Self {
@@ -84,55 +281,18 @@ impl XdotEngine {
         }
     }
 
-    fn buf(&mut self, j: &Job) -> &mut String {
+    fn buf(&mut self, j: &Job) -> &mut W {
         &mut self.bufs[buf_of(j.obj().emit_state)]
     }
 
-    fn str_(&mut self, j: &Job, pfx: &str, s: &str) {
-        let b = self.buf(j);
-        let _ = write!(
-            b,
-            "{pfx}{} -{s} ",
-            graphviz_pure_core::charset::encode(s).len()
-        );
-    }
-
-    fn color_str(rgba: [u8; 4]) -> String {
-        if rgba[3] == 0xff {
-            format!("#{:02x}{:02x}{:02x}", rgba[0], rgba[1], rgba[2])
-        } else {
-            format!(
-                "#{:02x}{:02x}{:02x}{:02x}",
-                rgba[0], rgba[1], rgba[2], rgba[3]
-            )
-        }
-    }
-
     fn pencolor(&mut self, j: &Job) {
-        let c = Self::color_str(j.obj().pencolor.rgba());
-        self.str_(j, "c ", &c);
+        let c = color_str(j.obj().pencolor.rgba());
+        self.buf(j).color(false, &c);
     }
 
     fn fillcolor(&mut self, j: &Job) {
-        let c = Self::color_str(j.obj().fillcolor.rgba());
-        self.str_(j, "C ", &c);
-    }
-
-    /// `xdot_point`: `y` through `yDir` with the offset `attach_attrs_and_arrows` returned.
-    fn point(buf: &mut String, p: Point, y_off: f64) {
-        push_xdot_num(buf, p.x);
-        buf.push(' ');
-        push_xdot_num(buf, crate::emit::y_dir(p.y, y_off));
-        buf.push(' ');
-    }
-
-    fn points(&mut self, j: &Job, c: char, a: &[Point]) {
-        let y_off = self.y_off;
-        let b = self.buf(j);
-        let _ = write!(b, "{c} {} ", a.len());
-        for p in a {
-            Self::point(b, *p, y_off);
-        }
+        let c = color_str(j.obj().fillcolor.rgba());
+        self.buf(j).color(true, &c);
     }
 
     fn style(&mut self, j: &Job) {
@@ -144,9 +304,9 @@ impl XdotEngine {
                 "setlinewidth({})",
                 trim_zeros(super::emit::num::c_fixed(o.penwidth, 3))
             );
-            self.str_(j, "S ", &s);
+            self.buf(j).style(&s);
         }
-        let Some(raw) = o.rawstyle.clone() else {
+        let Some(raw) = o.rawstyle.as_ref() else {
             return;
         };
         for it in raw {
@@ -159,7 +319,7 @@ impl XdotEngine {
                 s.push_str(&it.args.join(","));
                 s.push(')');
             }
-            self.str_(j, "S ", &s);
+            self.buf(j).style(&s);
         }
     }
 
@@ -170,12 +330,8 @@ impl XdotEngine {
             return;
         }
         let angle = o.gradient_angle as f64 * std::f64::consts::PI / 180.0;
-        let mut xb = String::new();
-        if filled == GRADIENT {
-            let g = crate::emit::geom::gradient_points(a, angle, 2);
-            xb.push('[');
-            Self::point(&mut xb, g[0], self.y_off);
-            Self::point(&mut xb, g[1], self.y_off);
+        let shape = if filled == GRADIENT {
+            GradientShape::Linear(crate::emit::geom::gradient_points(a, angle, 2))
         } else {
             let g = crate::emit::geom::gradient_points(a, 0.0, 3);
             let r2 = g[1].y;
@@ -188,36 +344,27 @@ impl XdotEngine {
                     (r2 / 4.0).mul_add(math::sin(angle), g[0].y),
                 )
             };
-            let r1 = r2 / 4.0;
-            xb.push('(');
-            Self::point(&mut xb, c1, self.y_off);
-            push_xdot_num(&mut xb, r1);
-            xb.push(' ');
-            Self::point(&mut xb, g[0], self.y_off);
-            push_xdot_num(&mut xb, r2);
-            xb.push(' ');
-        }
-        xb.push_str("2 ");
-        let stop = |xb: &mut String, v: f64, c: [u8; 4]| {
-            xb.push_str(&trim_zeros(super::emit::num::c_fixed(v, 3)));
-            xb.push(' ');
-            let cs = Self::color_str(c);
-            let _ = write!(
-                xb,
-                "{} -{cs} ",
-                graphviz_pure_core::charset::encode(&cs).len()
-            );
+            GradientShape::Radial {
+                inner: c1,
+                inner_radius: r2 / 4.0,
+                outer: g[0],
+                outer_radius: r2,
+            }
         };
-        if o.gradient_frac > 0.0 {
-            stop(&mut xb, o.gradient_frac, o.fillcolor.rgba());
-            stop(&mut xb, o.gradient_frac, o.stopcolor.rgba());
+        let stops = if o.gradient_frac > 0.0 {
+            [
+                (o.gradient_frac, o.fillcolor.rgba()),
+                (o.gradient_frac, o.stopcolor.rgba()),
+            ]
         } else {
-            stop(&mut xb, 0.0, o.fillcolor.rgba());
-            stop(&mut xb, 1.0, o.stopcolor.rgba());
-        }
-        xb.pop();
-        xb.push(if filled == GRADIENT { ']' } else { ')' });
-        self.str_(j, "C ", &xb);
+            [(0.0, o.fillcolor.rgba()), (1.0, o.stopcolor.rgba())]
+        };
+        let gradient = Gradient {
+            shape,
+            stops,
+            y_off: self.y_off,
+        };
+        self.buf(j).gradient(&gradient);
     }
 
     fn fill(&mut self, j: &Job, filled: i32, a: &[Point]) {
@@ -228,7 +375,7 @@ impl XdotEngine {
         }
     }
 
-    fn take(&mut self, i: usize) -> String {
+    fn take(&mut self, i: usize) -> W {
         std::mem::take(&mut self.bufs[i])
     }
 
@@ -240,7 +387,7 @@ impl XdotEngine {
     }
 }
 
-impl Engine for XdotEngine {
+impl<W: XdotWriter> Engine for XdotEngine<W> {
     fn render_type(&self) -> &str {
         "xdot"
     }
@@ -250,15 +397,9 @@ impl Engine for XdotEngine {
         if li != LoadImage::Xdot {
             return;
         }
-        let y_off = self.y_off;
-        let buf = self.buf(j);
-        buf.push_str("I ");
-        Self::point(buf, b.ll, y_off);
-        for v in [b.ur.x - b.ll.x, b.ur.y - b.ll.y] {
-            push_xdot_num(buf, v);
-            buf.push(' ');
-        }
-        self.str_(j, "", &us.name);
+        let at = Point::new(b.ll.x, crate::emit::y_dir(b.ll.y, self.y_off));
+        self.buf(j)
+            .image(at, b.ur.x - b.ll.x, b.ur.y - b.ll.y, &us.name);
     }
 
     fn output_langname(&self) -> &str {
@@ -288,7 +429,7 @@ impl Engine for XdotEngine {
             self.sets.push((kind, "_draw_", v));
         }
         if !self.bufs[5].is_empty() {
-            let v = escape_backslashes(&self.take(5));
+            let v = self.take(5).escaped();
             self.sets.push((kind, "_ldraw_", v));
         }
         self.reset(&[EmitState::NDraw, EmitState::NLabel]);
@@ -307,7 +448,7 @@ impl Engine for XdotEngine {
             if !self.bufs[i].is_empty() {
                 let v = self.take(i);
                 self.sets
-                    .push((kind, name, if esc { escape_backslashes(&v) } else { v }));
+                    .push((kind, name, if esc { v.escaped() } else { v }));
             }
         }
         self.reset(&[
@@ -339,22 +480,17 @@ impl Engine for XdotEngine {
             self.sets.push((ObjKind::Root, "_draw_", v));
         }
         if j.m.label.is_some() {
-            let v = escape_backslashes(&self.take(4));
+            let v = self.take(4).escaped();
             self.sets.push((ObjKind::Root, "_ldraw_", v));
         }
-        let vs = self.version_s.clone();
-        self.sets.push((ObjKind::Root, "xdotversion", vs));
+        if let Some(version) = W::version_attribute(&self.version_s) {
+            self.sets.push((ObjKind::Root, "xdotversion", version));
+        }
     }
 
     fn textspan(&mut self, j: &Job, mut p: Point, span: &TextSpan) {
         let es = j.obj().emit_state as usize;
-        {
-            let b = self.buf(j);
-            b.push_str("F ");
-            push_xdot_num(b, span.font.size);
-            b.push(' ');
-        }
-        self.str_(j, "", &span.font.name);
+        self.buf(j).font(span.font.size, &span.font.name);
         self.pencolor(j);
         let jst = match span.just {
             'l' => -1,
@@ -365,22 +501,13 @@ impl Engine for XdotEngine {
         if self.version >= 15 && usize::from(self.version - 15) < masks.len() {
             let bits = u32::from(span.font.flags) & masks[usize::from(self.version - 15)];
             if self.textflags[es] != bits {
-                let b = self.buf(j);
-                let _ = write!(b, "t {bits} ");
+                self.buf(j).font_flags(bits);
                 self.textflags[es] = bits;
             }
         }
         p.y += span.yoffset_centerline;
-        {
-            let y_off = self.y_off;
-            let b = self.buf(j);
-            b.push_str("T ");
-            Self::point(b, p, y_off);
-            let _ = write!(b, "{jst} ");
-            push_xdot_num(b, span.width);
-            b.push(' ');
-        }
-        self.str_(j, "", &span.str);
+        let at = Point::new(p.x, crate::emit::y_dir(p.y, self.y_off));
+        self.buf(j).text(at, jst, span.width, &span.str);
     }
 
     fn ellipse(&mut self, j: &Job, a: [Point; 2], filled: i32) {
@@ -388,44 +515,40 @@ impl Engine for XdotEngine {
         self.pencolor(j);
         if filled != 0 {
             self.fill(j, filled, &a);
-            self.buf(j).push_str("E ");
-        } else {
-            self.buf(j).push_str("e ");
         }
-        let y_off = self.y_off;
-        let b = self.buf(j);
-        Self::point(b, a[0], y_off);
-        push_xdot_num(b, a[1].x - a[0].x);
-        b.push(' ');
-        push_xdot_num(b, a[1].y - a[0].y);
-        b.push(' ');
+        let at = Point::new(a[0].x, crate::emit::y_dir(a[0].y, self.y_off));
+        self.buf(j)
+            .ellipse(filled != 0, at, a[1].x - a[0].x, a[1].y - a[0].y);
     }
 
     fn bezier(&mut self, j: &Job, a: &[Point], filled: i32) {
         self.style(j);
         self.pencolor(j);
+        let y_off = self.y_off;
         if filled != 0 {
             self.fill(j, filled, a);
-            self.points(j, 'b', a);
+            self.buf(j).points('b', a, y_off);
         } else {
-            self.points(j, 'B', a);
+            self.buf(j).points('B', a, y_off);
         }
     }
 
     fn polygon(&mut self, j: &Job, a: &[Point], filled: i32) {
         self.style(j);
         self.pencolor(j);
+        let y_off = self.y_off;
         if filled != 0 {
             self.fill(j, filled, a);
-            self.points(j, 'P', a);
+            self.buf(j).points('P', a, y_off);
         } else {
-            self.points(j, 'p', a);
+            self.buf(j).points('p', a, y_off);
         }
     }
 
     fn polyline(&mut self, j: &Job, a: &[Point]) {
         self.style(j);
         self.pencolor(j);
-        self.points(j, 'L', a);
+        let y_off = self.y_off;
+        self.buf(j).points('L', a, y_off);
     }
 }

@@ -150,6 +150,34 @@ pub fn push_xdot_num(out: &mut String, v: f64) {
     }
 }
 
+/// The number `parse_xdot` reads back from [`push_xdot_num`]'s text of `v` (`None` where it
+/// reads none, or none for certain), worked out without the text: the text of the fast path
+/// is the decimal `n / 100` for an integer `n` up to 10^9, and `n as f64 / 100.0`, one
+/// correctly rounded division, is the double nearest it, as the correctly rounded `strtod`
+/// reads it (`-0.00` reads as `0`, its text being `0`); other values are read from their text.
+///
+/// tl-draw's patch, for the painting handed over without text (`crate::xdot_ops`).
+pub fn xdot_num_read_back(v: f64) -> Option<f64> {
+    match scaled_exactly(v, 100) {
+        Some(0) => Some(0.0),
+        Some(hundredths) => {
+            let magnitude = hundredths as f64 / 100.0;
+            Some(if v.is_sign_negative() {
+                -magnitude
+            } else {
+                magnitude
+            })
+        }
+        None => read_whole_number(&xdot_num(v)),
+    }
+}
+
+/// The number `text` holds when a number is all it holds, as `parse_xdot` reads one word.
+pub(crate) fn read_whole_number(text: &str) -> Option<f64> {
+    let (value, rest) = graphviz_pure_core::strtod::strtod_rest(text)?;
+    (rest.is_empty() && !text.contains('(')).then_some(value)
+}
+
 /// `gvprintnum`: `%.03f`, trailing zeros and a leading `0` removed.
 #[allow(dead_code)]
 pub(crate) fn gvprintnum(number: f64) -> String {
