@@ -48,8 +48,8 @@ pub(crate) trait XdotWriter: Default {
     fn text(&mut self, at: Point, just: i32, width: f64, text: &str);
     /// `p`, `P`, `b`, `B` or `L`.
     fn points(&mut self, op: char, points: &[Point], y_off: f64);
-    /// `e` or `E`, from the corner point `at`.
-    fn ellipse(&mut self, filled: bool, at: Point, width: f64, height: f64);
+    /// `e` or `E`: the centre `at` and the radii.
+    fn ellipse(&mut self, filled: bool, at: Point, rx: f64, ry: f64);
     /// `I`.
     fn image(&mut self, at: Point, width: f64, height: f64, name: &str);
     /// A label's operations as they are set on the graph (its text's backslashes doubled).
@@ -181,15 +181,15 @@ impl XdotWriter for String {
         }
     }
 
-    fn ellipse(&mut self, filled: bool, at: Point, width: f64, height: f64) {
+    fn ellipse(&mut self, filled: bool, at: Point, rx: f64, ry: f64) {
         self.push_str(if filled { "E " } else { "e " });
         push_xdot_num(self, at.x);
         self.push(' ');
         push_xdot_num(self, at.y);
         self.push(' ');
-        push_xdot_num(self, width);
+        push_xdot_num(self, rx);
         self.push(' ');
-        push_xdot_num(self, height);
+        push_xdot_num(self, ry);
         self.push(' ');
     }
 

@@ -149,10 +149,10 @@ impl XdotWriter for OpList {
         }));
     }
 
-    fn ellipse(&mut self, filled: bool, at: Point, width: f64, height: f64) {
+    fn ellipse(&mut self, filled: bool, at: Point, rx: f64, ry: f64) {
         let (x, y) = self.pair(at);
-        let size = [self.number(width), self.number(height)];
-        self.push(Some(Op::Ellipse(filled, [x, y, size[0], size[1]])));
+        let radii = [self.number(rx), self.number(ry)];
+        self.push(Some(Op::Ellipse(filled, [x, y, radii[0], radii[1]])));
     }
 
     fn image(&mut self, at: Point, width: f64, height: f64, name: &str) {
