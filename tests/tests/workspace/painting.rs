@@ -53,7 +53,8 @@ fn operations_paint_as_the_json_text_does() {
 }
 
 /// The operations each object of `dot`'s layout is drawn with, handed over without text and
-/// read from the xdot text: the first, and whether it was read from the text after all.
+/// read from the xdot text (both as Debug text), and whether the first were read from the
+/// text after all.
 fn operations_both_ways(dot: &Decoded) -> (String, String, bool) {
     graphviz_pure_render::reset_render_state();
     let mut graph = graphviz_pure_render::decoded::parse_dot(dot).unwrap();
