@@ -134,16 +134,16 @@ fn limit_boxes(boxes: &mut [BoundingBox], pps: &[Point], delta: f64) {
 /// Into `reached`, in order, the boxes a sample of the cubic piece `control` can fall in
 /// (every box when its heights are not all finite).
 fn boxes_reached(boxes: &[BoundingBox], control: &[Point], reached: &mut Vec<usize>) {
-    let (low, high) = control
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(low, high), p| {
-            (low.min(p.y), high.max(p.y))
-        });
     reached.clear();
     if control.iter().any(|p| !p.y.is_finite()) {
         reached.extend(0..boxes.len());
         return;
     }
+    let (low, high) = control
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(low, high), p| {
+            (low.min(p.y), high.max(p.y))
+        });
     let margin = (1.0 + low.abs() + high.abs()) * 1e-9;
     reached.extend((0..boxes.len()).filter(|&i| {
         let b = &boxes[i];
